@@ -1,0 +1,45 @@
+// The graph that reverse-mode autodiff walks: one Node per op result, holding its inputs and
+// the function that turns the result's gradient into the inputs' gradients.
+// Leaves out: higher-order gradients (backward does not build a graph) and multithreading.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+#include "pg/tensor.hpp"
+
+namespace pg {
+
+// Given dL/dy (gy) and the op's own output y, return dL/d(input i) for each input,
+// each with exactly that input's shape (an empty Array for an input that needs none).
+using BackwardFn = std::function<std::vector<Array>(const Array& gy, const Array& y)>;
+
+struct Node {
+    std::string op;               // "matmul", "add", ... — the names in docs/architecture.md
+    std::vector<Tensor> inputs;   // the tensors the op read
+    BackwardFn backward;          // null once the graph is freed
+    bool freed = false;
+};
+
+// Wraps a freshly computed value as an op result: attaches a Node when grad mode is on and
+// some input requires grad. Every op ends with this call.
+Tensor make_result(Array value, const char* op, std::vector<Tensor> inputs, BackwardFn backward);
+
+// Reverse-mode sweep from `root`; the engine behind Tensor::backward.
+void run_backward(const Tensor& root, const Array& grad_root, bool retain_graph);
+
+// Is gradient recording on? NoGradGuard turns it off for its scope (thread-local).
+bool grad_enabled();
+class NoGradGuard {
+public:
+    NoGradGuard();
+    ~NoGradGuard();
+    NoGradGuard(const NoGradGuard&) = delete;
+    NoGradGuard& operator=(const NoGradGuard&) = delete;
+private:
+    bool previous_;
+};
+
+// The graph behind `root` in Graphviz DOT: one box per tensor (shape), one ellipse per op.
+std::string to_dot(const Tensor& root);
+
+}  // namespace pg

@@ -1,0 +1,8 @@
+// poetgrad's umbrella header: everything a program or a lesson needs.
+#pragma once
+#include "pg/autograd.hpp"
+#include "pg/gradcheck.hpp"
+#include "pg/ops.hpp"
+#include "pg/random.hpp"
+#include "pg/shape.hpp"
+#include "pg/tensor.hpp"

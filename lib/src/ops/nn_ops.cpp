@@ -1,0 +1,209 @@
+// The neural-network ops, each with a hand-written backward: softmax, log_softmax,
+// masked_fill, cross_entropy (log-softmax and the loss fused), embedding, layer_norm, dropout.
+// Their composed versions (exp, sum, div...) are the tests' second opinion.
+#include <cmath>
+#include <limits>
+#include "op_util.hpp"
+#include "pg/ops.hpp"
+
+namespace pg {
+
+using namespace detail;
+
+// Numerically stable: subtract each row's max before exp, so no exp overflows.
+static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_space) {
+    AroundDim v(s, d);
+    Array y = empty_array(s);
+    const float* px = x.data();
+    float* py = y.data();
+    for (size_t o = 0; o < v.outer; ++o)
+        for (size_t i = 0; i < v.inner; ++i) {
+            const float* row = px + o * v.n * v.inner + i;
+            float* out = py + o * v.n * v.inner + i;
+            float m = -std::numeric_limits<float>::infinity();
+            for (size_t j = 0; j < v.n; ++j) m = std::max(m, row[j * v.inner]);
+            if (m == -std::numeric_limits<float>::infinity()) m = 0.f;  // an all -inf row stays -inf/0
+            double z = 0;
+            for (size_t j = 0; j < v.n; ++j) z += std::exp(static_cast<double>(row[j * v.inner] - m));
+            float logz = m + static_cast<float>(std::log(z));
+            for (size_t j = 0; j < v.n; ++j)
+                out[j * v.inner] = log_space ? row[j * v.inner] - logz : std::exp(row[j * v.inner] - logz);
+        }
+    return y;
+}
+
+Tensor softmax(const Tensor& x, long dim) {
+    Shape s = x.shape();
+    size_t d = normalize_dim(dim, s.size(), "softmax");
+    return make_result(softmax_array(x.data(), s, d, false), "softmax", {x}, [s, d](const Array& gy, const Array& y) {
+        // y = e^x / sum e^x  =>  dx = y * (gy - sum_j gy_j y_j)
+        AroundDim v(s, d);
+        Array g = empty_array(s);
+        for (size_t o = 0; o < v.outer; ++o)
+            for (size_t i = 0; i < v.inner; ++i) {
+                size_t base = o * v.n * v.inner + i;
+                float dot = 0;
+                for (size_t j = 0; j < v.n; ++j) dot += gy.data()[base + j * v.inner] * y.data()[base + j * v.inner];
+                for (size_t j = 0; j < v.n; ++j) {
+                    size_t k = base + j * v.inner;
+                    g.data()[k] = y.data()[k] * (gy.data()[k] - dot);
+                }
+            }
+        return std::vector<Array>{g};
+    });
+}
+
+Tensor log_softmax(const Tensor& x, long dim) {
+    Shape s = x.shape();
+    size_t d = normalize_dim(dim, s.size(), "log_softmax");
+    return make_result(softmax_array(x.data(), s, d, true), "log_softmax", {x},
+                       [s, d](const Array& gy, const Array& y) {
+                           // y = x - log sum e^x  =>  dx = gy - e^y * sum_j gy_j
+                           AroundDim v(s, d);
+                           Array g = empty_array(s);
+                           for (size_t o = 0; o < v.outer; ++o)
+                               for (size_t i = 0; i < v.inner; ++i) {
+                                   size_t base = o * v.n * v.inner + i;
+                                   float total = 0;
+                                   for (size_t j = 0; j < v.n; ++j) total += gy.data()[base + j * v.inner];
+                                   for (size_t j = 0; j < v.n; ++j) {
+                                       size_t k = base + j * v.inner;
+                                       g.data()[k] = gy.data()[k] - std::exp(y.data()[k]) * total;
+                                   }
+                               }
+                           return std::vector<Array>{g};
+                       });
+}
+
+Tensor masked_fill(const Tensor& x, const Tensor& mask, float value) {
+    Shape s = x.shape();
+    if (broadcast_shapes(s, mask.shape(), "masked_fill") != s)
+        throw ShapeError("masked_fill: mask " + shape_str(mask.shape()) + " does not broadcast to x " + shape_str(s));
+    Array keep = broadcast_binary(xt::zeros<float>(s), mask.data(), s, [](float, float m) { return m != 0.f ? 0.f : 1.f; });
+    Array y = zip(x.data(), keep, [value](float v, float k) { return k != 0.f ? v : value; });
+    return make_result(std::move(y), "masked_fill", {x}, [keep](const Array& gy, const Array&) {
+        // y = value where mask, else x  =>  dx = gy where not mask, else 0
+        return std::vector<Array>{zip(gy, keep, [](float g, float k) { return g * k; })};
+    });
+}
+
+Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_index) {
+    Shape ls = logits.shape(), ts = targets.shape();
+    if (ls.size() != 2 || ts.size() != 1 || ts[0] != ls[0])
+        throw ShapeError("cross_entropy: logits " + shape_str(ls) + " and targets " + shape_str(ts) +
+                         ": expected logits (N,C) and targets (N)");
+    size_t N = ls[0], C = ls[1];
+    std::vector<long> t(N);
+    size_t count = 0;
+    for (size_t r = 0; r < N; ++r) {
+        float v = targets.ptr()[r];
+        if (v == static_cast<float>(ignore_index)) { t[r] = -1; continue; }
+        t[r] = static_cast<long>(read_id(v, C, "cross_entropy", "target", r));
+        ++count;
+    }
+    if (count == 0)
+        throw std::invalid_argument("cross_entropy: all " + std::to_string(N) + " targets equal ignore_index " +
+                                    std::to_string(ignore_index) + "; the mean over no targets is undefined");
+    Array logp = softmax_array(logits.data(), ls, 1, true);  // (N, C)
+    double loss = 0;
+    for (size_t r = 0; r < N; ++r)
+        if (t[r] >= 0) loss -= logp.data()[r * C + static_cast<size_t>(t[r])];
+    Array y = empty_array({});
+    y.data()[0] = static_cast<float>(loss / static_cast<double>(count));
+    return make_result(std::move(y), "cross_entropy", {logits},
+                       [logp, t, N, C, count](const Array& gy, const Array&) {
+                           // loss = -mean_r logp[r, t_r]  =>  dlogits[r] = (softmax[r] - onehot(t_r)) * gy / count
+                           Array g = xt::zeros<float>(Shape{N, C});
+                           float scale = gy.data()[0] / static_cast<float>(count);
+                           for (size_t r = 0; r < N; ++r) {
+                               if (t[r] < 0) continue;  // ignored rows get no gradient
+                               for (size_t c = 0; c < C; ++c) g.data()[r * C + c] = std::exp(logp.data()[r * C + c]) * scale;
+                               g.data()[r * C + static_cast<size_t>(t[r])] -= scale;
+                           }
+                           return std::vector<Array>{g};
+                       });
+}
+
+Tensor embedding(const Tensor& weight, const Tensor& ids) {
+    Shape ws = weight.shape();
+    if (ws.size() != 2) throw ShapeError("embedding: weight " + shape_str(ws) + " must be (V,C)");
+    size_t V = ws[0], C = ws[1], n = ids.numel();
+    std::vector<size_t> rows(n);
+    for (size_t k = 0; k < n; ++k) rows[k] = read_id(ids.ptr()[k], V, "embedding", "id", k);
+    Shape ys = ids.shape();
+    ys.push_back(C);
+    Array y = empty_array(ys);
+    for (size_t k = 0; k < n; ++k) std::copy(weight.ptr() + rows[k] * C, weight.ptr() + (rows[k] + 1) * C, y.data() + k * C);
+    return make_result(std::move(y), "embedding", {weight}, [ws, rows, C](const Array& gy, const Array&) {
+        // y[k] = weight[ids[k]]  =>  dweight[ids[k]] += gy[k] (scatter-add: repeated ids add up)
+        Array g = xt::zeros<float>(ws);
+        for (size_t k = 0; k < rows.size(); ++k)
+            for (size_t c = 0; c < C; ++c) g.data()[rows[k] * C + c] += gy.data()[k * C + c];
+        return std::vector<Array>{g};
+    });
+}
+
+Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, float eps) {
+    Shape s = x.shape();
+    if (s.empty() || weight.shape() != Shape{s.back()} || bias.shape() != Shape{s.back()})
+        throw ShapeError("layer_norm: x " + shape_str(s) + ", weight " + shape_str(weight.shape()) + ", bias " +
+                         shape_str(bias.shape()) + ": weight and bias must be (C) with C = x's last dim");
+    size_t C = s.back(), rows = x.numel() / C;
+    Array xhat = empty_array(s), y = empty_array(s);
+    std::vector<float> rstd(rows);
+    for (size_t r = 0; r < rows; ++r) {
+        const float* xr = x.ptr() + r * C;
+        double mean = 0, var = 0;
+        for (size_t c = 0; c < C; ++c) mean += xr[c];
+        mean /= static_cast<double>(C);
+        for (size_t c = 0; c < C; ++c) var += (xr[c] - mean) * (xr[c] - mean);
+        var /= static_cast<double>(C);  // biased, as PyTorch
+        rstd[r] = static_cast<float>(1.0 / std::sqrt(var + eps));
+        for (size_t c = 0; c < C; ++c) {
+            float h = static_cast<float>(xr[c] - mean) * rstd[r];
+            xhat.data()[r * C + c] = h;
+            y.data()[r * C + c] = h * weight.ptr()[c] + bias.ptr()[c];
+        }
+    }
+    return make_result(std::move(y), "layer_norm", {x, weight, bias},
+                       [weight, xhat, rstd, rows, C](const Array& gy, const Array&) {
+                           // xhat = (x - mean) * rstd, y = xhat * w + b  =>
+                           // db = sum gy, dw = sum gy * xhat,
+                           // dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = gy * w
+                           Array gx = empty_array(shape_of(xhat));
+                           Array gw = xt::zeros<float>(Shape{C});
+                           Array gb = xt::zeros<float>(Shape{C});
+                           std::vector<float> g(C);
+                           for (size_t r = 0; r < rows; ++r) {
+                               const float* gyr = gy.data() + r * C;
+                               const float* h = xhat.data() + r * C;
+                               float mean_g = 0, mean_gh = 0;
+                               for (size_t c = 0; c < C; ++c) {
+                                   g[c] = gyr[c] * weight.ptr()[c];
+                                   mean_g += g[c];
+                                   mean_gh += g[c] * h[c];
+                                   gw.data()[c] += gyr[c] * h[c];
+                                   gb.data()[c] += gyr[c];
+                               }
+                               mean_g /= static_cast<float>(C);
+                               mean_gh /= static_cast<float>(C);
+                               for (size_t c = 0; c < C; ++c)
+                                   gx.data()[r * C + c] = rstd[r] * (g[c] - mean_g - h[c] * mean_gh);
+                           }
+                           return std::vector<Array>{gx, gw, gb};
+                       });
+}
+
+Tensor dropout(const Tensor& x, float p, bool training, Generator& gen) {
+    if (!(p >= 0.f && p < 1.f)) throw std::invalid_argument("dropout: p = " + std::to_string(p) + " is not in [0, 1)");
+    if (!training || p == 0.f) return x;
+    float scale = 1.f / (1.f - p);
+    Array keep = map(x.data(), [&](float) { return gen.uniform() >= p ? scale : 0.f; });
+    Array y = zip(x.data(), keep, [](float v, float k) { return v * k; });
+    return make_result(std::move(y), "dropout", {x}, [keep](const Array& gy, const Array&) {
+        // y = x * keep / (1 - p)  =>  dx = gy * keep / (1 - p)
+        return std::vector<Array>{zip(gy, keep, [](float g, float k) { return g * k; })};
+    });
+}
+
+}  // namespace pg

@@ -1,0 +1,51 @@
+// Small helpers shared by the op files: elementwise maps, the (outer, n, inner) view of a
+// tensor around one dim, and reading whole-number ids out of a float tensor.
+#pragma once
+#include <cmath>
+#include <string>
+#include "../broadcast.hpp"
+#include "pg/autograd.hpp"
+
+namespace pg::detail {
+
+// out[i] = f(x[i])
+template <class F>
+Array map(const Array& x, F f) {
+    Array out = empty_array(shape_of(x));
+    const float* px = x.data();
+    float* po = out.data();
+    for (size_t i = 0, n = x.size(); i < n; ++i) po[i] = f(px[i]);
+    return out;
+}
+
+// out[i] = f(a[i], b[i]) for arrays of one shape
+template <class F>
+Array zip(const Array& a, const Array& b, F f) {
+    Array out = empty_array(shape_of(a));
+    const float* pa = a.data();
+    const float* pb = b.data();
+    float* po = out.data();
+    for (size_t i = 0, n = a.size(); i < n; ++i) po[i] = f(pa[i], pb[i]);
+    return out;
+}
+
+// A tensor seen as (outer, n, inner) around dimension d: element (o, j, i) is at
+// o * n * inner + j * inner + i.
+struct AroundDim {
+    size_t outer = 1, n = 1, inner = 1;
+    AroundDim(const Shape& s, size_t d) {
+        for (size_t i = 0; i < d; ++i) outer *= s[i];
+        n = s[d];
+        for (size_t i = d + 1; i < s.size(); ++i) inner *= s[i];
+    }
+};
+
+// The whole number stored in a float id, checked to lie in [0, limit).
+inline size_t read_id(float v, size_t limit, const std::string& op, const std::string& what, size_t pos) {
+    if (!(v >= 0.f) || v != std::floor(v) || v >= static_cast<float>(limit))
+        throw std::out_of_range(op + ": " + what + " " + std::to_string(v) + " at position " + std::to_string(pos) +
+                                " is not a whole number in [0, " + std::to_string(limit) + ")");
+    return static_cast<size_t>(v);
+}
+
+}  // namespace pg::detail

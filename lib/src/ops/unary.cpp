@@ -1,0 +1,84 @@
+// Elementwise math functions. Each backward multiplies gy by the derivative, written with
+// the input x or, where it is simpler, the output y.
+// Leaves out: complex-valued or integer powers with special cases (pow uses std::pow).
+#include <cmath>
+#include "op_util.hpp"
+#include "pg/ops.hpp"
+
+namespace pg {
+
+using namespace detail;
+
+Tensor pow(const Tensor& x, float p) {
+    Array y = map(x.data(), [p](float v) { return std::pow(v, p); });
+    return make_result(std::move(y), "pow", {x}, [x, p](const Array& gy, const Array&) {
+        // y = x^p  =>  dx = gy * p * x^(p-1)
+        return std::vector<Array>{zip(gy, x.data(), [p](float g, float v) { return g * p * std::pow(v, p - 1.f); })};
+    });
+}
+
+Tensor exp(const Tensor& x) {
+    return make_result(map(x.data(), [](float v) { return std::exp(v); }), "exp", {x},
+                       [](const Array& gy, const Array& y) {
+                           // y = e^x  =>  dx = gy * y
+                           return std::vector<Array>{zip(gy, y, [](float g, float v) { return g * v; })};
+                       });
+}
+
+Tensor log(const Tensor& x) {
+    return make_result(map(x.data(), [](float v) { return std::log(v); }), "log", {x},
+                       [x](const Array& gy, const Array&) {
+                           // y = ln x  =>  dx = gy / x
+                           return std::vector<Array>{zip(gy, x.data(), [](float g, float v) { return g / v; })};
+                       });
+}
+
+Tensor sqrt(const Tensor& x) {
+    return make_result(map(x.data(), [](float v) { return std::sqrt(v); }), "sqrt", {x},
+                       [](const Array& gy, const Array& y) {
+                           // y = sqrt(x)  =>  dx = gy / (2 y)
+                           return std::vector<Array>{zip(gy, y, [](float g, float v) { return g * 0.5f / v; })};
+                       });
+}
+
+Tensor tanh(const Tensor& x) {
+    return make_result(map(x.data(), [](float v) { return std::tanh(v); }), "tanh", {x},
+                       [](const Array& gy, const Array& y) {
+                           // y = tanh x  =>  dx = gy * (1 - y^2)
+                           return std::vector<Array>{zip(gy, y, [](float g, float v) { return g * (1.f - v * v); })};
+                       });
+}
+
+Tensor sigmoid(const Tensor& x) {
+    Array y = map(x.data(), [](float v) { return 1.f / (1.f + std::exp(-v)); });
+    return make_result(std::move(y), "sigmoid", {x}, [](const Array& gy, const Array& y) {
+        // y = 1 / (1 + e^-x)  =>  dx = gy * y * (1 - y)
+        return std::vector<Array>{zip(gy, y, [](float g, float v) { return g * v * (1.f - v); })};
+    });
+}
+
+Tensor relu(const Tensor& x) {
+    return make_result(map(x.data(), [](float v) { return v > 0.f ? v : 0.f; }), "relu", {x},
+                       [x](const Array& gy, const Array&) {
+                           // y = max(x, 0)  =>  dx = gy where x > 0, else 0
+                           return std::vector<Array>{zip(gy, x.data(), [](float g, float v) { return v > 0.f ? g : 0.f; })};
+                       });
+}
+
+// GELU, tanh approximation: 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3)
+static constexpr float kGeluC = 0.7978845608028654f;  // sqrt(2 / pi)
+
+Tensor gelu(const Tensor& x) {
+    Array y = map(x.data(), [](float v) { return 0.5f * v * (1.f + std::tanh(kGeluC * (v + 0.044715f * v * v * v))); });
+    return make_result(std::move(y), "gelu", {x}, [x](const Array& gy, const Array&) {
+        // y = 0.5 x (1 + tanh u)  =>  dy/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) du/dx,
+        // du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2)
+        return std::vector<Array>{zip(gy, x.data(), [](float g, float v) {
+            float t = std::tanh(kGeluC * (v + 0.044715f * v * v * v));
+            float du = kGeluC * (1.f + 3.f * 0.044715f * v * v);
+            return g * (0.5f * (1.f + t) + 0.5f * v * (1.f - t * t) * du);
+        })};
+    });
+}
+
+}  // namespace pg
