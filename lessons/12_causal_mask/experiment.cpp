@@ -1,0 +1,150 @@
+// Lesson 12 experiment: lesson 11's scores with the future hidden, in the order compare, scale, mask,
+// softmax, aggregate; what goes wrong with the mask after softmax or with 0 for -inf; the targets
+// shifted by one; and the library's attention layer never reading a later position.
+#include <cmath>
+#include <iostream>
+#include <limits>
+#include "lesson.hpp"
+
+static const float minus_inf = -std::numeric_limits<float>::infinity();
+
+static float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
+    float d = 0.f;
+    for (size_t i = 0; i < a.numel(); ++i) d = std::max(d, std::fabs(a.ptr()[i] - b.ptr()[i]));
+    return d;
+}
+
+// (T, T) with 1 where key j comes after query i (j > i): the entries to hide.
+static pg::Tensor future_mask(size_t T) {
+    std::vector<float> m(T * T, 0.f);
+    for (size_t i = 0; i < T; ++i)
+        for (size_t j = i + 1; j < T; ++j) m[i * T + j] = 1.f;
+    return pg::tensor(m, {T, T});
+}
+
+// Lesson 11's Q, K, V for input X (T, 2), and causal attention in the right order.
+struct Attention {
+    pg::Tensor q, k, v, out;
+};
+static Attention attend(const pg::Tensor& X) {
+    pg::Tensor Wq = pg::tensor({{1.f, 1.f}, {0.f, 1.f}}), Wk = pg::tensor({{1.f, 0.f}, {1.f, 1.f}}),
+               Wv = pg::tensor({{2.f, 0.f}, {0.f, 1.f}});
+    Attention a{pg::matmul(X, Wq), pg::matmul(X, Wk), pg::matmul(X, Wv), pg::Tensor()};
+    pg::Tensor s = pg::matmul(a.q, pg::transpose(a.k, 0, 1)) / std::sqrt(2.f);
+    a.out = pg::matmul(pg::softmax(pg::masked_fill(s, future_mask(X.size(0)), minus_inf), -1), a.v);
+    return a;
+}
+
+// The wrong order: softmax over every key, then zero the future weights.
+static pg::Tensor mask_after_softmax(const Attention& a) {
+    pg::Tensor s = pg::matmul(a.q, pg::transpose(a.k, 0, 1)) / std::sqrt(2.f);
+    return pg::matmul(pg::masked_fill(pg::softmax(s, -1), future_mask(a.q.size(0)), 0.f), a.v);
+}
+
+static void run() {
+    const size_t T = 3;
+    pg::Tensor X = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}});  // seed 002's input, (T, C)
+    Attention a = attend(X);
+
+    lesson::section("lesson 11's Q, K, V (seed 002)");
+    lesson::show("Q", a.q, 0);
+    lesson::show("K", a.k, 0);
+    lesson::show("V", a.v, 0);
+
+    lesson::section("1 compare: Q K^T");
+    pg::Tensor S = pg::matmul(a.q, pg::transpose(a.k, 0, 1));  // (T, T)
+    lesson::show("Q K^T", S, 0);
+    lesson::section("2 scale: / sqrt(HS), HS = 2");
+    pg::Tensor scaled = S / std::sqrt(2.f);
+    lesson::show("scaled", scaled);
+    lesson::section("3 mask: key j after query i gets -inf");
+    pg::Tensor mask = future_mask(T);
+    lesson::show("mask (1 = a later position, hidden)", mask, 0);
+    pg::Tensor masked = pg::masked_fill(scaled, mask, minus_inf);
+    lesson::show("masked_fill(scaled, mask, -inf)", masked);
+    lesson::section("4 softmax: exp(-inf) = 0, so hidden keys get weight 0 and each row still sums to 1");
+    pg::Tensor W = pg::softmax(masked, -1);
+    lesson::show("weights", W);
+    lesson::show("row sums", pg::sum(W, -1));
+    lesson::confirm("row 1", pg::slice(W, 0, 1, 2), pg::tensor({{0.3302f, 0.6698f, 0.f}}), 5e-5,
+                    "softmax of [0, 0.7071]: seed 000's weights, swapped");
+    lesson::section("5 aggregate: weights @ V");
+    lesson::show("output", a.out);
+    lesson::confirm("row 0", pg::slice(a.out, 0, 0, 1), pg::tensor({{2.f, 0.f}}), 0.0, "v_0: position 0 sees only itself");
+
+    lesson::section("wrong: the mask after softmax");
+    pg::Tensor w_all = pg::softmax(scaled, -1);
+    lesson::show("softmax(scaled) over all three keys", w_all);
+    pg::Tensor w_late = pg::masked_fill(w_all, mask, 0.f);
+    lesson::show("then the future weights set to 0", w_late);
+    lesson::show("row sums: no longer 1", pg::sum(w_late, -1));
+    pg::Tensor out_late = mask_after_softmax(a);
+    lesson::show("output", out_late);
+    std::cout << "  largest difference from the right output: " << lesson::num(max_abs_diff(out_late, a.out)) << "\n";
+
+    lesson::section("the future leaks: change only position 2's input, [1, 1] -> [0, 2]");
+    Attention b = attend(pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {0.f, 2.f}}));
+    pg::Tensor out_late_b = mask_after_softmax(b);
+    for (long t = 0; t < 2; ++t) {
+        auto row = [t](const pg::Tensor& m) { return pg::slice(m, 0, t, t + 1); };
+        std::cout << "  position " << t << "'s output moves by " << lesson::num(max_abs_diff(row(b.out), row(a.out)))
+                  << " with the mask before softmax, by " << lesson::num(max_abs_diff(row(out_late_b), row(out_late)))
+                  << " with the mask after\n";
+    }
+    lesson::confirm("rows 0-1, mask before softmax", pg::slice(b.out, 0, 0, 2), pg::slice(a.out, 0, 0, 2), 0.0,
+                    "unchanged: a later position cannot reach them");
+
+    lesson::section("wrong: 0 instead of -inf before softmax");
+    pg::Tensor w_zero = pg::softmax(pg::masked_fill(scaled, mask, 0.f), -1);
+    lesson::show("softmax(masked_fill(scaled, mask, 0))", w_zero);
+    std::cout << "  exp(0) = 1: row 0 still gives the two later positions "
+              << lesson::num(w_zero.to_vector()[1] + w_zero.to_vector()[2]) << " of its weight\n";
+
+    lesson::section("not wrong, only wasteful: mask after softmax, then divide by the row sums again");
+    pg::Tensor renormalised = w_late / pg::sum(w_late, -1, true);
+    std::cout << "  largest difference from the right weights: " << lesson::num(max_abs_diff(renormalised, W)) << "\n";
+
+    lesson::section("targets shifted by one: 春眠不觉晓");
+    const char* vocab[6] = {"<bos>", "春", "眠", "不", "觉", "晓"};
+    pg::Tensor ids = pg::tensor({0.f, 1.f, 2.f, 3.f, 4.f, 5.f});  // <bos> then the line, as ids
+    pg::Tensor inputs = pg::slice(ids, 0, 0, 5), targets = pg::slice(ids, 0, 1, 6);  // ids[:-1], ids[1:]
+    lesson::show("ids", ids, 0);
+    lesson::show("inputs = ids[:-1]", inputs, 0);
+    lesson::show("targets = ids[1:]", targets, 0);
+    std::vector<float> in = inputs.to_vector(), tg = targets.to_vector();
+    for (size_t t = 0; t < 5; ++t) {
+        std::string seen;
+        for (size_t j = 0; j <= t; ++j) seen += vocab[static_cast<size_t>(in[j])];
+        std::cout << "  position " << t << " sees " << seen << " and predicts " << vocab[static_cast<size_t>(tg[t])]
+                  << " = ids[" << t + 1 << "]\n";
+    }
+
+    lesson::section("the library's attention on these inputs: the answer is never in view");
+    pg::Generator gen(12);
+    pg::nn::Embedding emb(6, 4, gen);
+    pg::nn::CausalSelfAttention attn(4, 1, 0.f, gen);  // C = 4, one head, no dropout
+    pg::Tensor x = emb.forward(pg::reshape(inputs, {1, 5}));  // (B, T, C) = (1, 5, 4)
+    pg::Tensor y = attn.forward(x);
+    pg::Tensor att = pg::reshape(attn.last_attention, {5, 5});  // (B, NH, T, T) with B = NH = 1
+    lesson::show("attn.last_attention", att);
+    std::vector<pg::Tensor> parts = pg::chunk(attn.qkv.forward(x), 3, -1);
+    pg::Tensor unmasked = pg::reshape(
+        pg::softmax(pg::matmul(parts[0], pg::transpose(parts[1], -2, -1)) / std::sqrt(4.f), -1), {5, 5});
+    std::cout << "  weight position t puts on input t+1, its own target: masked / without the mask\n";
+    for (size_t t = 0; t + 1 < 5; ++t)
+        std::cout << "  position " << t << ": " << lesson::num(att.to_vector()[t * 5 + t + 1]) << " / "
+                  << lesson::num(unmasked.to_vector()[t * 5 + t + 1]) << "\n";
+    lesson::confirm("weights above the diagonal", pg::masked_fill(att, future_mask(5), 0.f), att, 0.0,
+                    "all 0 in the library's attention");
+
+    lesson::section("the library's attention: changing the last input moves only the last output");
+    pg::Tensor x2 = x.detach();
+    float* last = x2.mutable_data().data() + 4 * 4;  // position 4's four channels
+    for (size_t c = 0; c < 4; ++c) last[c] += 1.f;
+    pg::Tensor y2 = attn.forward(x2);
+    std::cout << "  positions 0-3 move by " << lesson::num(max_abs_diff(pg::slice(y2, 1, 0, 4), pg::slice(y, 1, 0, 4)))
+              << ", position 4 by " << lesson::num(max_abs_diff(pg::slice(y2, 1, 4, 5), pg::slice(y, 1, 4, 5))) << "\n";
+    lesson::confirm("positions 0-3", pg::slice(y2, 1, 0, 4), pg::slice(y, 1, 0, 4), 0.0, "unchanged");
+}
+
+int main() { return lesson::run_experiment(run); }
