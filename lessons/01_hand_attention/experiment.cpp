@@ -1,0 +1,74 @@
+// Lesson 01 experiment: seed 000's 2x2 self-attention, step by step with plain loops, then the
+// same four steps with pg ops. Prints every intermediate with its shape.
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+#include "lesson.hpp"
+
+static void run() {
+    const size_t T = 2, d_k = 2, d_v = 2;  // 2 positions, keys and values 2 wide
+    const float q[T][d_k] = {{1, 0}, {0, 1}};
+    const float k[T][d_k] = {{1, 0}, {0, 1}};
+    const float v[T][d_v] = {{2, 0}, {0, 4}};
+
+    lesson::section("seed 000's example: Q = K = [[1,0],[0,1]], V = [[2,0],[0,4]]");
+    pg::Tensor Q = pg::tensor({{1.f, 0.f}, {0.f, 1.f}});
+    pg::Tensor K = pg::tensor({{1.f, 0.f}, {0.f, 1.f}});
+    pg::Tensor V = pg::tensor({{2.f, 0.f}, {0.f, 4.f}});
+    lesson::show("Q", Q);
+    lesson::show("K", K);
+    lesson::show("V", V);
+
+    lesson::section("step 1, loops: scores[i][j] = q_i . k_j");
+    float scores[T][T] = {};
+    for (size_t i = 0; i < T; ++i)
+        for (size_t j = 0; j < T; ++j)
+            for (size_t c = 0; c < d_k; ++c) scores[i][j] += q[i][c] * k[j][c];
+    lesson::show("scores", lesson::from_rows({{scores[0][0], scores[0][1]}, {scores[1][0], scores[1][1]}}));
+
+    lesson::section("step 2, loops: divide by sqrt(d_k)");
+    float root = std::sqrt(static_cast<float>(d_k));
+    lesson::show("sqrt(d_k)", root);
+    for (auto& row : scores)
+        for (float& s : row) s /= root;
+    lesson::show("scaled", lesson::from_rows({{scores[0][0], scores[0][1]}, {scores[1][0], scores[1][1]}}));
+
+    lesson::section("step 3, loops: softmax of each row (over the keys)");
+    float w[T][T];
+    for (size_t i = 0; i < T; ++i) {
+        float m = std::max(scores[i][0], scores[i][1]), total = 0.f;
+        std::cout << "row " << i << ": scaled - max = [" << lesson::num(scores[i][0] - m) << ", "
+                  << lesson::num(scores[i][1] - m) << "]";
+        for (size_t j = 0; j < T; ++j) {
+            w[i][j] = std::exp(scores[i][j] - m);  // the row's max subtracted: exp never overflows
+            total += w[i][j];
+        }
+        std::cout << ", exp = [" << lesson::num(w[i][0]) << ", " << lesson::num(w[i][1])
+                  << "], sum = " << lesson::num(total) << "\n";
+        for (size_t j = 0; j < T; ++j) w[i][j] /= total;
+    }
+    lesson::show("weights", lesson::from_rows({{w[0][0], w[0][1]}, {w[1][0], w[1][1]}}));
+
+    lesson::section("step 4, loops: out[i] = sum_j weights[i][j] * v[j]");
+    float out[T][d_v] = {};
+    for (size_t i = 0; i < T; ++i)
+        for (size_t j = 0; j < T; ++j)
+            for (size_t d = 0; d < d_v; ++d) out[i][d] += w[i][j] * v[j][d];
+    pg::Tensor out_loops = lesson::from_rows({{out[0][0], out[0][1]}, {out[1][0], out[1][1]}});
+    lesson::show("out", out_loops);
+    pg::Tensor seed_output = pg::tensor({{1.3395f, 1.3210f}, {0.6605f, 2.6790f}});
+    lesson::confirm("loop output", out_loops, seed_output, 5e-5, "matches seed 000's output");
+
+    lesson::section("the same four steps with pg ops");
+    pg::Tensor s = pg::matmul(Q, pg::transpose(K, 0, 1));  // (T, d_k) @ (d_k, T) -> (T, T)
+    lesson::show("matmul(Q, transpose(K, 0, 1))", s);
+    pg::Tensor scaled = s / std::sqrt(2.f);
+    lesson::show("scores / sqrt(2)", scaled);
+    pg::Tensor weights = pg::softmax(scaled, -1);  // -1: along each row, over the keys
+    lesson::show("softmax(scaled, -1)", weights);
+    pg::Tensor out_ops = pg::matmul(weights, V);  // (T, T) @ (T, d_v) -> (T, d_v)
+    lesson::show("matmul(weights, V)", out_ops);
+    lesson::confirm("pg ops output", out_ops, out_loops, 1e-6, "matches the loops");
+}
+
+int main() { return lesson::run_experiment(run); }

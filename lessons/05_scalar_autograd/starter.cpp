@@ -1,0 +1,18 @@
+// Lesson 05 exercise: the backward of mul and tanh in the lesson's scalar engine (value.hpp).
+// `./poet start 5` copies this file to exercise.cpp; fill in both backward lambdas, then `./poet check 5`.
+#include "check.hpp"
+
+scalar::Value exercise::mul(const scalar::Value& a, const scalar::Value& b) {
+    return scalar::Value::make(a.data() * b.data(), "*", {a, b}, [](scalar::Node& out) {
+        // out = a * b, with a = *out.inputs[0] and b = *out.inputs[1].
+        // Add to a.grad and b.grad: out.grad times the derivative of out with respect to each.
+        throw lesson::NotImplemented("the backward of exercise::mul");
+    });
+}
+
+scalar::Value exercise::tanh(const scalar::Value& x) {
+    return scalar::Value::make(std::tanh(x.data()), "tanh", {x}, [](scalar::Node& out) {
+        // out = tanh(x), with x = *out.inputs[0]. Add to x.grad: out.grad * d tanh(x)/dx.
+        throw lesson::NotImplemented("the backward of exercise::tanh");
+    });
+}

@@ -1,0 +1,169 @@
+// The lesson helpers declared in lesson.hpp: number and tensor printing, expectations, and the
+// check runner's report. Compiled once into lesson_common and linked into every lesson program.
+#include "lesson.hpp"
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+namespace lesson {
+
+// ---- printing ----
+
+std::string num(double v, int decimals) {
+    if (std::isnan(v)) return "nan";
+    if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    std::string s = buf;
+    if (s[0] == '-' && s.find_first_not_of("-0.") == std::string::npos) s.erase(0, 1);  // "-0.0000" -> "0.0000"
+    return s;
+}
+
+std::string str(const pg::Shape& s) { return pg::shape_str(s); }
+
+// Nested brackets over dims [d, rank); `sep` goes between the rows of the last two dims.
+static std::string block(const float* p, const pg::Shape& s, size_t d, int decimals, const std::string& sep) {
+    std::string out = "[";
+    size_t stride = 1;
+    for (size_t i = d + 1; i < s.size(); ++i) stride *= s[i];
+    for (size_t i = 0; i < s[d]; ++i) {
+        if (i) out += d + 1 == s.size() ? ", " : sep;
+        out += d + 1 == s.size() ? num(p[i], decimals) : block(p + i * stride, s, d + 1, decimals, sep + " ");
+    }
+    return out + "]";
+}
+
+std::string str(const pg::Tensor& t, int decimals) {
+    if (t.dim() == 0) return num(t.item(), decimals);
+    return block(t.ptr(), t.shape(), 0, decimals, ", ");
+}
+
+void show(const std::string& name, const pg::Tensor& t, int decimals) {
+    std::cout << name << "  shape " << str(t.shape()) << "\n";
+    if (t.dim() == 0) {
+        std::cout << "  " << num(t.item(), decimals) << "\n";
+        return;
+    }
+    std::cout << "  " << block(t.ptr(), t.shape(), 0, decimals, ",\n   ") << "\n";
+}
+
+void show(const std::string& name, double v, int decimals) { std::cout << name << " = " << num(v, decimals) << "\n"; }
+
+void section(const std::string& title) { std::cout << "\n== " << title << " ==\n"; }
+
+pg::Tensor from_rows(const std::vector<std::vector<float>>& rows) {
+    size_t cols = rows.empty() ? 0 : rows[0].size();
+    std::vector<float> flat;
+    for (const auto& r : rows) {
+        if (r.size() != cols)
+            throw pg::ShapeError("from_rows: rows of " + std::to_string(cols) + " and " + std::to_string(r.size()) +
+                                 " values");
+        flat.insert(flat.end(), r.begin(), r.end());
+    }
+    return pg::tensor(flat, {rows.size(), cols});
+}
+
+// ---- expectations ----
+
+NotImplemented::NotImplemented(const std::string& what) : std::logic_error(what + " is not implemented yet") {}
+
+CheckFailed::CheckFailed(std::string what, std::string exp, std::string act, std::string h)
+    : std::runtime_error(what + ": expected " + exp + ", got " + act),
+      what_checked(std::move(what)), expected(std::move(exp)), actual(std::move(act)), hint(std::move(h)) {}
+
+void expect_near(const std::string& what, double actual, double expected, double tol, const std::string& hint) {
+    if (!(std::fabs(actual - expected) <= tol))  // also fails on nan
+        throw CheckFailed(what, num(expected, 6) + " (within " + num(tol, 6) + ")", num(actual, 6), hint);
+}
+
+void expect_near(const std::string& what, const pg::Tensor& actual, const pg::Tensor& expected, double tol,
+                 const std::string& hint) {
+    if (actual.shape() != expected.shape())
+        throw CheckFailed(what, "shape " + str(expected.shape()) + " " + str(expected),
+                          "shape " + str(actual.shape()) + " " + str(actual), hint);
+    for (size_t i = 0; i < actual.numel(); ++i)
+        if (!(std::fabs(actual.ptr()[i] - expected.ptr()[i]) <= tol))
+            throw CheckFailed(what, str(expected) + " (within " + num(tol, 6) + ")",
+                              str(actual) + "  (element " + std::to_string(i) + " differs)", hint);
+}
+
+void expect_shape(const std::string& what, const pg::Shape& actual, const pg::Shape& expected,
+                  const std::string& hint) {
+    if (actual != expected) throw CheckFailed(what, "shape " + str(expected), "shape " + str(actual), hint);
+}
+
+void expect(const std::string& what, bool ok, const std::string& expected, const std::string& actual,
+            const std::string& hint) {
+    if (!ok) throw CheckFailed(what, expected, actual, hint);
+}
+
+// ---- the check runner ----
+
+Checks::Checks(std::string number, std::string name) : number_(std::move(number)), name_(std::move(name)) {
+    std::cout << "lesson " << number_ << " " << name_ << ": checking" << std::endl;
+}
+
+void Checks::run(const std::string& name, const std::function<void()>& body) {
+    try {
+        body();
+        ++passed_;
+        std::cout << "  ok    " << name << "\n";
+    } catch (const NotImplemented& e) {
+        ++todo_;
+        std::cout << "  TODO  " << name << ": " << e.what() << "\n";
+    } catch (const CheckFailed& e) {
+        ++failed_;
+        std::cout << "  FAIL  " << name << "\n"
+                  << "        check:    " << e.what_checked << "\n"
+                  << "        expected: " << e.expected << "\n"
+                  << "        actual:   " << e.actual << "\n"
+                  << "        hint:     " << e.hint << "\n";
+    } catch (const std::exception& e) {
+        ++failed_;
+        std::cout << "  FAIL  " << name << "\n"
+                  << "        your code threw: " << e.what() << "\n";
+    }
+    std::cout.flush();  // if the next check crashes, this one's report is already out
+}
+
+int Checks::finish() const {
+    int total = passed_ + failed_ + todo_;
+    if (failed_ == 0 && todo_ == 0) {
+        std::cout << "PASS  lesson " << number_ << " " << name_ << ": all " << total << " checks passed\n";
+        return 0;
+    }
+    std::cout << "NOT YET  lesson " << number_ << " " << name_ << ": " << passed_ << " of " << total << " checks passed";
+    if (failed_) std::cout << ", " << failed_ << " failed";
+    if (todo_) std::cout << ", " << todo_ << " not implemented yet";
+    std::cout << "\n";
+    if (todo_)
+        std::cout << "        write the missing code in lessons/" << number_ << "_" << name_
+                  << "/exercise.cpp (./poet start " << number_ << " makes it), then ./poet check " << number_ << "\n";
+    return 1;
+}
+
+int run_experiment(const std::function<void()>& body) {
+    try {
+        body();
+        return 0;
+    } catch (const CheckFailed& e) {
+        std::cout << "\nexperiment stopped: " << e.what_checked << "\n  expected: " << e.expected
+                  << "\n  actual:   " << e.actual << "\n";
+    } catch (const std::exception& e) {
+        std::cout << "\nexperiment stopped by an error: " << e.what() << "\n";
+    }
+    return 1;
+}
+
+void confirm(const std::string& what, const pg::Tensor& actual, const pg::Tensor& expected, double tol,
+             const std::string& source) {
+    expect_near(what, actual, expected, tol, "");
+    std::cout << "  = " << source << ": " << str(expected) << "\n";
+}
+
+void confirm(const std::string& what, double actual, double expected, double tol, const std::string& source) {
+    expect_near(what, actual, expected, tol, "");
+    std::cout << "  = " << source << ": " << num(expected, 4) << "\n";
+}
+
+}  // namespace lesson

@@ -1,0 +1,84 @@
+// What every lesson shares: printing tensors with their shapes, and the small check runner that
+// starter.cpp, solution.cpp and the learner's exercise.cpp report through (via check.hpp).
+// Leaves out: any of the math a lesson teaches; lessons call the library for that.
+#pragma once
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+#include <pg/pg.hpp>
+
+namespace lesson {
+
+// ---- printing: fixed decimals, so a README can quote the output digit for digit ----
+
+std::string num(double v, int decimals = 4);                    // "1.3395"; never "-0.0000"
+std::string str(const pg::Tensor& t, int decimals = 4);         // "[[1.3395, 1.3210], [0.6605, 2.6790]]"
+std::string str(const pg::Shape& s);                            // "(2,2)"
+void show(const std::string& name, const pg::Tensor& t, int decimals = 4);  // name, shape, values
+void show(const std::string& name, double v, int decimals = 4);
+void section(const std::string& title);                         // a heading between steps
+pg::Tensor from_rows(const std::vector<std::vector<float>>& rows);  // (N, C) from N rows of C
+
+// ---- what unwritten exercise code throws ----
+
+struct NotImplemented : std::logic_error {
+    explicit NotImplemented(const std::string& what);           // "<what> is not implemented yet"
+};
+
+// ---- expectations: each throws CheckFailed on a mismatch ----
+
+struct CheckFailed : std::runtime_error {
+    CheckFailed(std::string what, std::string expected, std::string actual, std::string hint);
+    std::string what_checked, expected, actual, hint;
+};
+
+void expect_near(const std::string& what, double actual, double expected, double tol, const std::string& hint);
+void expect_near(const std::string& what, const pg::Tensor& actual, const pg::Tensor& expected, double tol,
+                 const std::string& hint);
+void expect_shape(const std::string& what, const pg::Shape& actual, const pg::Shape& expected,
+                  const std::string& hint);
+void expect(const std::string& what, bool ok, const std::string& expected, const std::string& actual,
+            const std::string& hint);
+
+// Passes when f() throws an E; fails when it returns or throws something else.
+template <class E, class F>
+void expect_throws(const std::string& what, const std::string& error_name, F f, const std::string& hint) {
+    try {
+        f();
+    } catch (const E&) {
+        return;
+    } catch (const NotImplemented&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw CheckFailed(what, error_name + " thrown", std::string("another error: ") + e.what(), hint);
+    }
+    throw CheckFailed(what, error_name + " thrown", "no error: it returned normally", hint);
+}
+
+// ---- the check runner: check.hpp's main() makes one, runs named checks, returns finish() ----
+
+class Checks {
+public:
+    // number "01", name "hand_attention": used in the messages and the path of exercise.cpp
+    Checks(std::string number, std::string name);
+    // Runs one named check. NotImplemented from the learner's code marks it "not implemented yet",
+    // CheckFailed marks it failed with expected / actual / hint, any other exception is a failure too.
+    void run(const std::string& name, const std::function<void()>& body);
+    // Prints the summary line; returns the exit code: 0 when every check passed, 1 otherwise.
+    int finish() const;
+
+private:
+    std::string number_, name_;
+    int passed_ = 0, failed_ = 0, todo_ = 0;
+};
+
+// An experiment's main(): runs body, turns any exception into a message and exit code 1.
+int run_experiment(const std::function<void()>& body);
+// Inside an experiment: prints "matches <source>" when |actual - expected| <= tol everywhere,
+// throws CheckFailed otherwise, so a wrong number stops the experiment and fails its test.
+void confirm(const std::string& what, const pg::Tensor& actual, const pg::Tensor& expected, double tol,
+             const std::string& source);
+void confirm(const std::string& what, double actual, double expected, double tol, const std::string& source);
+
+}  // namespace lesson
