@@ -2,6 +2,14 @@
 // (model config, tokenizer...), in a versioned binary file with a checksum. Saved to a temporary
 // file and renamed, so a crash never leaves a half-written checkpoint.
 // Leaves out: memory mapping, compression, other dtypes.
+//
+// Layout (version 1, every integer and float little-endian):
+//   "PGCKPT"  u32 version  u64 header_bytes
+//   header:   u64 step; u32 n_metadata, then per entry u32 key length, key, u32 value length, value;
+//             u8 has_optimizer; u32 n_tensors, then per tensor u8 section (0 parameter,
+//             1 optimizer state), u32 name length, name, u32 rank, u64 dims[rank]
+//   u64 payload_bytes   payload: each tensor's f32 values, row-major, in header order
+//   u64 checksum: FNV-1a 64 of every byte before it
 #pragma once
 #include <cstdint>
 #include <map>

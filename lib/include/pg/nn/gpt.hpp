@@ -19,8 +19,12 @@ struct GPTConfig {
 
 class GPT : public Module {
 public:
-    GPT(const GPTConfig& cfg, Generator& gen);   // gen draws the initial weights and later dropout masks
-    Tensor forward(const Tensor& ids);           // ids (B,T) whole numbers -> logits (B,T,V)
+    // gen draws the initial weights and later dropout masks. Initial weights are GPT-2 style:
+    // every Linear and Embedding weight N(0, 0.02), except attn.proj.weight and mlp.out.weight,
+    // N(0, 0.02 / sqrt(2 n_layer)); every bias 0; LayerNorm weight 1, bias 0.
+    GPT(const GPTConfig& cfg, Generator& gen);
+    // ids (B,T) whole numbers in [0,V), T <= context -> logits (B,T,V); throws naming a bad id or T
+    Tensor forward(const Tensor& ids);
     const GPTConfig& config() const { return cfg_; }
 
     Embedding wte;                               // (V,C)

@@ -16,7 +16,9 @@ public:
     float lr() const { return lr_; }
     void set_lr(float lr) { lr_ = lr; }
     const std::vector<Tensor>& params() const { return params_; }
-    // The optimizer's state as named arrays (for checkpoints): e.g. "m.3", "v.3", "step".
+    // The optimizer's state as named arrays (for checkpoints): SGD "velocity.3"; Adam and AdamW
+    // "step" (one count per parameter), "m.3", "v.3". load_state checks every name and shape
+    // first and throws std::invalid_argument, changing nothing, when they do not match.
     virtual std::vector<std::pair<std::string, Array>> state() const = 0;
     virtual void load_state(const std::vector<std::pair<std::string, Array>>& state) = 0;
 
@@ -57,7 +59,8 @@ protected:
     Adam(std::vector<Tensor> params, AdamOptions opt, bool decoupled);
     AdamOptions opt_;
     bool decoupled_;   // AdamW: p -= lr * wd * p, instead of g += wd * p
-    size_t t_ = 0;
+    size_t t_ = 0;     // calls to step()
+    std::vector<size_t> steps_;   // updates each parameter received (its bias correction), as PyTorch
     std::vector<Array> m_, v_;
 };
 
