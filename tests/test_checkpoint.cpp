@@ -111,7 +111,7 @@ pg::Tensor gpt_loss(pg::nn::GPT& model) {
 
 }  // namespace
 
-TEST_CASE("checkpoint: save -> load -> save gives identical bytes; values, step and metadata return", "[checkpoint]") {
+TEST_CASE("checkpoint: save -> load -> save gives identical bytes, values, step and metadata return", "[checkpoint]") {
     pg::Generator gen(1);
     pg::nn::GPT model(gpt_config(), gen);
     pg::optim::AdamW opt(model.parameters());

@@ -78,7 +78,7 @@ TEST_CASE("Module: a name can be registered only once", "[nn]") {
     CHECK_THROWS_WITH(Twice(), Catch::Contains("'w' is already taken"));
 }
 
-TEST_CASE("Module: train() and eval() reach every child; dropout follows them", "[nn]") {
+TEST_CASE("Module: train() and eval() reach every child, dropout follows them", "[nn]") {
     pg::Generator gen(3);
     Outer m(gen);
     CHECK(m.inner.drop.is_training());
@@ -195,7 +195,7 @@ TEST_CASE("CausalSelfAttention and Block: gradients agree with central differenc
     CHECK(res.ok);
 }
 
-TEST_CASE("MLP and Block keep (B,T,C); the block adds to its input", "[nn]") {
+TEST_CASE("MLP and Block keep (B,T,C), the block adds to its input", "[nn]") {
     pg::Generator gen(2);
     pg::nn::MLP mlp(6, 0.f, gen);
     CHECK(mlp.fc.weight.shape() == pg::Shape{24, 6});

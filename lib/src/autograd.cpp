@@ -32,6 +32,22 @@ Tensor make_result(Array value, const char* op, std::vector<Tensor> inputs, Back
     return out;
 }
 
+Node::~Node() {
+    backward = nullptr;  // drop the closure's copies of the inputs first
+    std::vector<Tensor> pending = std::move(inputs);
+    while (!pending.empty()) {
+        Tensor t = std::move(pending.back());
+        pending.pop_back();
+        TensorImpl& impl = *t.impl();
+        // Only a tensor nobody else holds takes its node down with it; unlink that node here.
+        if (t.impl().use_count() != 1 || !impl.grad_fn || impl.grad_fn.use_count() != 1) continue;
+        std::shared_ptr<Node> node = std::move(impl.grad_fn);
+        node->backward = nullptr;
+        for (Tensor& in : node->inputs) pending.push_back(std::move(in));
+        node->inputs.clear();
+    }  // each unlinked node is destroyed with no inputs left: no recursion
+}
+
 // Every tensor reachable from root through grad_fn, each after all tensors that use it.
 static std::vector<TensorImpl*> topological_order(TensorImpl* root) {
     std::vector<TensorImpl*> order;
@@ -39,9 +55,9 @@ static std::vector<TensorImpl*> topological_order(TensorImpl* root) {
     std::vector<std::pair<TensorImpl*, size_t>> stack{{root, 0}};  // (tensor, next input to visit)
     while (!stack.empty()) {
         auto& [t, next] = stack.back();
-        const auto& inputs = t->grad_fn ? t->grad_fn->inputs : std::vector<Tensor>{};
-        if (next < inputs.size()) {
-            TensorImpl* in = inputs[next++].impl().get();
+        size_t n_inputs = t->grad_fn ? t->grad_fn->inputs.size() : 0;
+        if (next < n_inputs) {
+            TensorImpl* in = t->grad_fn->inputs[next++].impl().get();
             if (in->requires_grad && visited.insert(in).second) stack.push_back({in, 0});
         } else {
             order.push_back(t);

@@ -36,12 +36,14 @@ GradcheckResult gradcheck(const std::function<Tensor(const std::vector<Tensor>&)
         float* px = x.mutable_data().data();
         for (size_t i = 0; i < x.numel(); ++i) {
             float orig = px[i];
-            px[i] = orig + static_cast<float>(opt.eps);
+            float hi = orig + static_cast<float>(opt.eps), lo = orig - static_cast<float>(opt.eps);
+            px[i] = hi;
             double up = weighted_sum(f(inputs), r);
-            px[i] = orig - static_cast<float>(opt.eps);
+            px[i] = lo;
             double down = weighted_sum(f(inputs), r);
             px[i] = orig;
-            double numeric = (up - down) / (2 * opt.eps);
+            // divide by the step float32 really took, not by 2 eps (they differ by rounding)
+            double numeric = (up - down) / (static_cast<double>(hi) - static_cast<double>(lo));
             double err = std::fabs(analytic[i] - numeric);
             res.max_abs_error = std::max(res.max_abs_error, err);
             if (!(err <= opt.atol + opt.rtol * std::fabs(numeric))) {

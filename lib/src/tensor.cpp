@@ -99,8 +99,6 @@ Tensor tensor(const std::vector<float>& values, const Shape& shape, bool require
     return Tensor(std::move(a), requires_grad);
 }
 
-Tensor tensor(std::initializer_list<float> v) { return tensor(std::vector<float>(v), {v.size()}); }
-
 Tensor tensor(std::initializer_list<std::initializer_list<float>> v) {
     std::vector<float> flat;
     size_t cols = v.size() ? v.begin()->size() : 0;

@@ -18,6 +18,9 @@ struct Node {
     std::vector<Tensor> inputs;   // the tensors the op read
     BackwardFn backward;          // null once the graph is freed
     bool freed = false;
+    // Unlinks the nodes only this one keeps alive with a loop, not recursion, so dropping the
+    // result of a 1,000,000-op chain cannot overflow the stack.
+    ~Node();
 };
 
 // Wraps a freshly computed value as an op result: attaches a Node when grad mode is on and

@@ -69,10 +69,14 @@ private:
 };
 
 // Construction. Nested initializer lists give the shape; (values, shape) is flat row-major.
-Tensor tensor(std::initializer_list<float> v);
+Tensor tensor(const std::vector<float>& values, const Shape& shape, bool requires_grad = false);
+// {1, 2, 3} -> (3). A template only so that a column such as {{1}, {2}}, which C++ could also read
+// as two one-element floats, goes to the (N,C) overload below instead of being ambiguous.
+// (Blocks of single values, {{{1}}, {{2}}}, stay ambiguous: use (values, shape) for those.)
+template <class = void>
+Tensor tensor(std::initializer_list<float> v) { return tensor(std::vector<float>(v), Shape{v.size()}); }
 Tensor tensor(std::initializer_list<std::initializer_list<float>> v);
 Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<float>>> v);
-Tensor tensor(const std::vector<float>& values, const Shape& shape, bool requires_grad = false);
 Tensor scalar(float v, bool requires_grad = false);   // shape () — a 0-d tensor
 Tensor zeros(const Shape& s, bool requires_grad = false);
 Tensor ones(const Shape& s, bool requires_grad = false);

@@ -62,7 +62,7 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
     if (ws.size() != 2 || xs.empty() || xs.back() != ws[1])
         throw ShapeError("linear: x " + shape_str(xs) + " and weight " + shape_str(ws) +
                          ": weight must be (out, in) with in equal to x's last dim");
-    size_t in = ws[1], out = ws[0], rows = x.numel() / std::max<size_t>(in, 1);
+    size_t in = ws[1], out = ws[0], rows = numel_of(Shape(xs.begin(), xs.end() - 1));
     if (has_bias && b.shape() != Shape{out})
         throw ShapeError("linear: bias " + shape_str(b.shape()) + " does not match weight " + shape_str(ws) +
                          " (expected (" + std::to_string(out) + "))");

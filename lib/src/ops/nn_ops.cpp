@@ -3,6 +3,7 @@
 // Their composed versions (exp, sum, div...) are the tests' second opinion.
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include "op_util.hpp"
 #include "pg/ops.hpp"
 
@@ -21,13 +22,23 @@ static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_sp
             const float* row = px + o * v.n * v.inner + i;
             float* out = py + o * v.n * v.inner + i;
             float m = -std::numeric_limits<float>::infinity();
+            // a row that is all -inf has no finite maximum and gives NaN, as in PyTorch
             for (size_t j = 0; j < v.n; ++j) m = std::max(m, row[j * v.inner]);
-            if (m == -std::numeric_limits<float>::infinity()) m = 0.f;  // an all -inf row stays -inf/0
+            // Work with x - m throughout: folding m into log z (x - (m + log z)) would round the
+            // result to the precision of m, which for logits near 1000 is only 6e-5.
             double z = 0;
-            for (size_t j = 0; j < v.n; ++j) z += std::exp(static_cast<double>(row[j * v.inner] - m));
-            float logz = m + static_cast<float>(std::log(z));
-            for (size_t j = 0; j < v.n; ++j)
-                out[j * v.inner] = log_space ? row[j * v.inner] - logz : std::exp(row[j * v.inner] - logz);
+            for (size_t j = 0; j < v.n; ++j) {
+                float e = std::exp(row[j * v.inner] - m);
+                if (!log_space) out[j * v.inner] = e;
+                z += e;
+            }
+            if (log_space) {
+                float logz = static_cast<float>(std::log(z));
+                for (size_t j = 0; j < v.n; ++j) out[j * v.inner] = (row[j * v.inner] - m) - logz;
+            } else {
+                float inv_z = static_cast<float>(1.0 / z);
+                for (size_t j = 0; j < v.n; ++j) out[j * v.inner] *= inv_z;
+            }
         }
     return y;
 }
@@ -148,6 +159,7 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
     if (s.empty() || weight.shape() != Shape{s.back()} || bias.shape() != Shape{s.back()})
         throw ShapeError("layer_norm: x " + shape_str(s) + ", weight " + shape_str(weight.shape()) + ", bias " +
                          shape_str(bias.shape()) + ": weight and bias must be (C) with C = x's last dim");
+    if (s.back() == 0) throw ShapeError("layer_norm: x " + shape_str(s) + " has an empty last dim: nothing to normalise");
     size_t C = s.back(), rows = x.numel() / C;
     Array xhat = empty_array(s), y = empty_array(s);
     std::vector<float> rstd(rows);
@@ -195,7 +207,11 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
 }
 
 Tensor dropout(const Tensor& x, float p, bool training, Generator& gen) {
-    if (!(p >= 0.f && p < 1.f)) throw std::invalid_argument("dropout: p = " + std::to_string(p) + " is not in [0, 1)");
+    if (!(p >= 0.f && p < 1.f)) {
+        std::ostringstream value;  // prints 1, 1.5, -0.1, nan as written
+        value << p;
+        throw std::invalid_argument("dropout: p = " + value.str() + " is not in [0, 1)");
+    }
     if (!training || p == 0.f) return x;
     float scale = 1.f / (1.f - p);
     Array keep = map(x.data(), [&](float) { return gen.uniform() >= p ? scale : 0.f; });

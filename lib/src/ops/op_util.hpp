@@ -2,6 +2,7 @@
 // tensor around one dim, and reading whole-number ids out of a float tensor.
 #pragma once
 #include <cmath>
+#include <sstream>
 #include <string>
 #include "../broadcast.hpp"
 #include "pg/autograd.hpp"
@@ -42,9 +43,12 @@ struct AroundDim {
 
 // The whole number stored in a float id, checked to lie in [0, limit).
 inline size_t read_id(float v, size_t limit, const std::string& op, const std::string& what, size_t pos) {
-    if (!(v >= 0.f) || v != std::floor(v) || v >= static_cast<float>(limit))
-        throw std::out_of_range(op + ": " + what + " " + std::to_string(v) + " at position " + std::to_string(pos) +
+    if (!(v >= 0.f) || v != std::floor(v) || v >= static_cast<float>(limit)) {
+        std::ostringstream value;  // prints 7, 1.5, -1, nan as written
+        value << v;
+        throw std::out_of_range(op + ": " + what + " " + value.str() + " at position " + std::to_string(pos) +
                                 " is not a whole number in [0, " + std::to_string(limit) + ")");
+    }
     return static_cast<size_t>(v);
 }
 

@@ -12,7 +12,8 @@ using namespace detail;
 Tensor pow(const Tensor& x, float p) {
     Array y = map(x.data(), [p](float v) { return std::pow(v, p); });
     return make_result(std::move(y), "pow", {x}, [x, p](const Array& gy, const Array&) {
-        // y = x^p  =>  dx = gy * p * x^(p-1)
+        // y = x^p  =>  dx = gy * p * x^(p-1)   (and 0 for p = 0, where x^-1 would give 0 * inf at x = 0)
+        if (p == 0.f) return std::vector<Array>{xt::zeros<float>(shape_of(gy))};
         return std::vector<Array>{zip(gy, x.data(), [p](float g, float v) { return g * p * std::pow(v, p - 1.f); })};
     });
 }
@@ -65,18 +66,23 @@ Tensor relu(const Tensor& x) {
                        });
 }
 
-// GELU, tanh approximation: 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3)
+// GELU, tanh approximation: 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3).
+// Computed as x * s with s = 0.5 (1 + tanh u) = 1 / (1 + e^(-2u)): the same number, but 1 + tanh u
+// cancels to a few correct digits for x below -3, where s does not.
 static constexpr float kGeluC = 0.7978845608028654f;  // sqrt(2 / pi)
 
+static float gelu_s(float v) { return 1.f / (1.f + std::exp(-2.f * kGeluC * (v + 0.044715f * v * v * v))); }
+
 Tensor gelu(const Tensor& x) {
-    Array y = map(x.data(), [](float v) { return 0.5f * v * (1.f + std::tanh(kGeluC * (v + 0.044715f * v * v * v))); });
+    Array y = map(x.data(), [](float v) { return v * gelu_s(v); });
     return make_result(std::move(y), "gelu", {x}, [x](const Array& gy, const Array&) {
-        // y = 0.5 x (1 + tanh u)  =>  dy/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) du/dx,
+        // y = 0.5 x (1 + tanh u) = x s  =>  dy/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) du/dx
+        //                                          = s + 2 x s (1 - s) du/dx,
         // du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2)
         return std::vector<Array>{zip(gy, x.data(), [](float g, float v) {
-            float t = std::tanh(kGeluC * (v + 0.044715f * v * v * v));
+            float s = gelu_s(v);
             float du = kGeluC * (1.f + 3.f * 0.044715f * v * v);
-            return g * (0.5f * (1.f + t) + 0.5f * v * (1.f - t * t) * du);
+            return g * (s + 2.f * v * s * (1.f - s) * du);
         })};
     });
 }
