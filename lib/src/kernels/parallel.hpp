@@ -1,0 +1,14 @@
+// Runs tasks 0..n-1 on up to pg::num_threads() threads (the caller is one of them), on a pool of
+// threads started once and reused. Leaves out: deciding whether work is big enough to split.
+#pragma once
+#include <cstddef>
+#include <functional>
+
+namespace pg::kernels {
+
+// Calls task(i) once for every i in [0, n_tasks) and returns when all are done; the first exception
+// a task throws is rethrown here. Runs serially when called from inside a task or while another
+// caller is using the pool, so callers must not depend on which thread runs which task.
+void parallel_for(size_t n_tasks, const std::function<void(size_t)>& task);
+
+}  // namespace pg::kernels

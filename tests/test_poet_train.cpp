@@ -1,0 +1,154 @@
+// Training the poet on a tiny config: the loss falls, a resumed run repeats the uninterrupted run's
+// losses bit for bit, a NaN stops training and keeps the last good checkpoint, and bad
+// checkpoints end in clear errors.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include "pg/io/checkpoint.hpp"
+#include "pg/nn/layers.hpp"
+#include "poet/metrics.hpp"
+#include "poet/model.hpp"
+#include "poet/train.hpp"
+#include "poet_test_util.hpp"
+
+using poet::TrainStatus;
+
+static poet::TrainOptions options(const std::string& out, const std::string& data) {
+    poet::TrainOptions opt;
+    opt.out_dir = out;
+    opt.data_dir = data;
+    opt.show_progress = false;
+    return opt;
+}
+
+TEST_CASE("train: a tiny run writes checkpoint, metrics and loss curve, the loss falls", "[poet][train]") {
+    std::string data = poet_test::small_corpus("falls"), out = poet_test::fresh_dir("falls_run");
+    poet::TrainConfig cfg = poet_test::tiny_config();
+    cfg.steps = 30;
+    cfg.dropout = 0.f;
+    poet::TrainResult r = poet::train(cfg, options(out, data));
+    REQUIRE(r.status == TrainStatus::Finished);
+    REQUIRE(r.losses.size() == 30);
+    REQUIRE(r.checkpoint_step == 30);
+    double first = (r.losses[0] + r.losses[1] + r.losses[2]) / 3, last = (r.losses[27] + r.losses[28] + r.losses[29]) / 3;
+    REQUIRE(last < first - 0.3);
+    REQUIRE(std::isfinite(r.val_loss));
+    REQUIRE(poet::is_finished_checkpoint(out + "/model.ckpt"));
+    auto rows = poet::read_metrics(out + "/metrics.csv", 1000);
+    REQUIRE(rows.size() == 30);
+    REQUIRE(rows[3].val_loss == Approx(rows[3].val_loss));   // step 4 has a validation loss
+    REQUIRE(std::isnan(rows[4].val_loss));
+    std::ifstream svg(out + "/loss.svg");
+    std::string text((std::istreambuf_iterator<char>(svg)), {});
+    REQUIRE(text.find("<polyline") != std::string::npos);
+    // the checkpoint is a complete poet model
+    poet::PoetModel m = poet::load_model(out + "/model.ckpt");
+    REQUIRE(m.step == 30);
+    REQUIRE(m.gpt->config().n_embd == 16);
+    REQUIRE(m.tok.size() == m.gpt->config().vocab_size);
+}
+
+TEST_CASE("train: resume after an interruption gives exactly the uninterrupted losses", "[poet][train]") {
+    std::string data = poet_test::small_corpus("resume");
+    poet::TrainConfig cfg = poet_test::tiny_config();   // dropout on, checkpoints every 3 steps
+
+    std::string whole = poet_test::fresh_dir("resume_whole");
+    poet::TrainResult a = poet::train(cfg, options(whole, data));
+    REQUIRE(a.status == TrainStatus::Finished);
+    REQUIRE(a.losses.size() == 12);
+
+    // the same run, stopped after step 7 (as Ctrl-C would: the flag is seen before step 8)
+    std::string split = poet_test::fresh_dir("resume_split");
+    std::atomic<bool> stop{false};
+    poet::TrainOptions first = options(split, data);
+    first.stop = &stop;
+    first.on_step = [&](size_t step, float) {
+        if (step == 7) stop = true;
+    };
+    poet::TrainResult b1 = poet::train(cfg, first);
+    REQUIRE(b1.status == TrainStatus::Interrupted);
+    REQUIRE(b1.checkpoint_step == 7);
+    REQUIRE_THAT(b1.message, Catch::Contains("--resume"));
+
+    poet::TrainOptions second = options(split, data);
+    second.resume = true;
+    poet::TrainConfig ignored;   // resuming takes the checkpoint's config
+    poet::TrainResult b2 = poet::train(ignored, second);
+    REQUIRE(b2.status == TrainStatus::Finished);
+    REQUIRE(b1.losses.size() == 7);
+    REQUIRE(b2.losses.size() == 5);
+    for (size_t i = 0; i < 7; ++i) REQUIRE(b1.losses[i] == a.losses[i]);
+    for (size_t i = 0; i < 5; ++i) REQUIRE(b2.losses[i] == a.losses[7 + i]);   // bitwise equal
+    REQUIRE(b2.val_loss == a.val_loss);
+    REQUIRE(poet::read_metrics(split + "/metrics.csv", 1000).size() == 12);
+
+    // a finished run resumes to nothing
+    poet::TrainResult again = poet::train(ignored, second);
+    REQUIRE(again.losses.empty());
+    REQUIRE(again.step == 12);
+}
+
+TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint", "[poet][train]") {
+    std::string data = poet_test::small_corpus("nan"), out = poet_test::fresh_dir("nan_run");
+    poet::TrainConfig cfg = poet_test::tiny_config();
+    cfg.inject_nan_at = 8;   // checkpoints at 3 and 6
+    poet::TrainResult r = poet::train(cfg, options(out, data));
+    REQUIRE(r.status == TrainStatus::Diverged);
+    REQUIRE(r.step == 7);
+    REQUIRE(r.losses.size() == 7);
+    REQUIRE(r.checkpoint_step == 6);
+    REQUIRE_THAT(r.message, Catch::Contains("diverged at step 8") && Catch::Contains("training loss is nan") &&
+                                Catch::Contains("last good checkpoint is kept") && Catch::Contains("(step 6)"));
+    poet::PoetModel m = poet::load_model(out + "/model.ckpt");
+    REQUIRE(m.step == 6);
+    for (const pg::Tensor& p : m.gpt->parameters())
+        for (float v : p.to_vector()) REQUIRE(std::isfinite(v));
+
+    // a blow-up before any checkpoint says so
+    std::string early = poet_test::fresh_dir("nan_early");
+    cfg.inject_nan_at = 2;
+    poet::TrainResult e = poet::train(cfg, options(early, data));
+    REQUIRE(e.status == TrainStatus::Diverged);
+    REQUIRE_THAT(e.message, Catch::Contains("No checkpoint had been saved yet"));
+}
+
+TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear errors", "[poet][train]") {
+    std::string data = poet_test::small_corpus("errors"), out = poet_test::fresh_dir("errors_run");
+    poet::TrainConfig cfg = poet_test::tiny_config();
+    cfg.n_embd = 15;
+    REQUIRE_THROWS_WITH(poet::train(cfg, options(out, data)), Catch::Contains("--width 15 must be a multiple of --heads 2"));
+    cfg = poet_test::tiny_config();
+    cfg.context = 16;
+    REQUIRE_THROWS_WITH(poet::train(cfg, options(out, data)), Catch::Contains("--context 16 is shorter than a record"));
+
+    poet::TrainOptions resume = options(out, data);
+    resume.resume = true;
+    REQUIRE_THROWS_WITH(poet::train(poet_test::tiny_config(), resume), Catch::Contains("no checkpoint at " + out));
+    REQUIRE_THROWS_WITH(poet::load_model(out + "/none.ckpt"), Catch::Contains("none.ckpt: no such checkpoint"));
+
+    cfg = poet_test::tiny_config();
+    cfg.steps = 3;
+    REQUIRE(poet::train(cfg, options(out, data)).status == TrainStatus::Finished);
+    std::string path = out + "/model.ckpt";
+    std::string bytes;
+    {
+        std::ifstream in(path, std::ios::binary);
+        bytes.assign((std::istreambuf_iterator<char>(in)), {});
+    }
+    std::string truncated = out + "/truncated.ckpt", flipped = out + "/flipped.ckpt";
+    std::ofstream(truncated, std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    std::string bad = bytes;
+    bad[bad.size() - 10] ^= 0x40;
+    std::ofstream(flipped, std::ios::binary) << bad;
+    REQUIRE_THROWS_AS(poet::load_model(truncated), pg::CheckpointError);
+    REQUIRE_THROWS_WITH(poet::load_model(truncated), Catch::StartsWith(truncated));
+    REQUIRE_THROWS_WITH(poet::load_model(flipped), Catch::StartsWith(flipped));
+    REQUIRE_FALSE(poet::is_finished_checkpoint(truncated));
+
+    // a valid checkpoint of something that is not a poet
+    pg::Generator gen(1);
+    pg::nn::Linear other(3, 2, true, gen);
+    std::string foreign = out + "/foreign.ckpt";
+    pg::save(foreign, other);
+    REQUIRE_THROWS_WITH(poet::load_model(foreign), Catch::Contains("not a poet checkpoint"));
+}

@@ -1,0 +1,125 @@
+// Writing quatrains from an untrained tiny model: constrained decoding always gives a well-formed
+// quatrain, and the placement mechanism always puts the prompt character into the poem.
+#include <catch2/catch.hpp>
+#include "poet/corpus.hpp"
+#include "poet/decode.hpp"
+#include "poet/eval.hpp"
+#include "poet/model.hpp"
+#include "poet/quatrain.hpp"
+#include "poet/utf8.hpp"
+#include "poet/writer.hpp"
+#include "poet_test_util.hpp"
+
+static poet::PoetModel untrained(uint64_t seed) {
+    std::string data = poet_test::small_corpus("writer", 200, 1);
+    poet::Corpus c = poet::load_corpus(data, "jueju");
+    poet::Tokenizer tok = poet::Tokenizer::build(c.train);
+    return poet::make_model(tok, poet::gpt_config(poet_test::tiny_config(), tok.size()), seed);
+}
+
+TEST_CASE("writer: constrained decoding is always well formed and always holds the character", "[poet][writer]") {
+    poet::PoetModel m = untrained(5);
+    poet::WriteOptions opt;   // constrained, Placement::Model
+    size_t forced = 0, drafted = 0;
+    for (uint64_t seed = 0; seed < 25; ++seed) {
+        pg::Generator gen(seed);
+        std::vector<int> ks = poet::draw_prompts(m.tok, 8, gen);
+        opt.sampling.temperature = seed % 5 == 0 ? 0.f : 0.5f + 0.1f * static_cast<float>(seed % 10);
+        opt.sampling.top_k = seed % 3 == 0 ? 20 : 0;
+        std::vector<poet::WrittenPoem> poems = poet::write_poems(*m.gpt, m.tok, ks, opt, gen);
+        REQUIRE(poems.size() == 8);
+        for (size_t i = 0; i < poems.size(); ++i) {
+            const poet::WrittenPoem& p = poems[i];
+            INFO("seed " << seed << ": " << p.text);
+            REQUIRE(p.well_formed);
+            REQUIRE(poet::quatrain::well_formed(poet::decode_utf8(p.text)));
+            REQUIRE(p.ids.size() == 25);
+            REQUIRE(p.ids.back() == poet::Tokenizer::EOS);
+            REQUIRE(p.has_char);
+            REQUIRE(poet::decode_utf8(p.text).find(m.tok.char_of(ks[i])) != std::u32string::npos);
+            if (p.drafted_with_char) {
+                REQUIRE(p.forced_slot == -1);
+                ++drafted;
+            } else {
+                REQUIRE(p.forced_slot >= 0);
+                REQUIRE(p.forced_slot < 20);
+                REQUIRE(poet::decode_utf8(p.text)[poet::quatrain::slot_position(static_cast<size_t>(p.forced_slot))] ==
+                        m.tok.char_of(ks[i]));
+                ++forced;
+            }
+        }
+    }
+    REQUIRE(forced > 150);   // an untrained model almost never writes k by itself
+    REQUIRE(forced + drafted == 200);
+}
+
+TEST_CASE("writer: acrostic opens with the character, prefix-only and free decoding", "[poet][writer]") {
+    poet::PoetModel m = untrained(9);
+    pg::Generator gen(3);
+    int k = m.tok.id(U'山');
+    poet::WriteOptions opt;
+    opt.placement = poet::Placement::Acrostic;
+    for (const poet::WrittenPoem& p : poet::write_poems(*m.gpt, m.tok, std::vector<int>(6, k), opt, gen)) {
+        REQUIRE(p.well_formed);
+        REQUIRE(poet::decode_utf8(p.text)[0] == U'山');
+        REQUIRE(p.forced_slot == -1);
+    }
+    opt.placement = poet::Placement::Prefix;
+    auto prefix_only = poet::write_poems(*m.gpt, m.tok, std::vector<int>(6, k), opt, gen);
+    for (const poet::WrittenPoem& p : prefix_only) REQUIRE(p.well_formed);
+
+    opt.constrained = false;
+    auto free = poet::write_poems(*m.gpt, m.tok, std::vector<int>(6, k), opt, gen);
+    for (const poet::WrittenPoem& p : free) {
+        REQUIRE(p.ids.size() <= 29);   // context 32 minus BOS k SEP
+        REQUIRE(p.well_formed == poet::is_well_formed(p.ids, m.tok));
+    }
+    opt.placement = poet::Placement::Model;
+    REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {k}, opt, gen), Catch::Contains("needs constrained decoding"));
+    opt.constrained = true;
+    REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {m.tok.id(U'，')}, opt, gen),
+                        Catch::Contains("not a Chinese character"));
+}
+
+TEST_CASE("writer: sampling helpers respect the allowed set, temperature and top-k", "[poet][writer]") {
+    std::vector<float> logits = {0.f, 5.f, 1.f, 3.f, 2.f};
+    pg::Generator gen(1);
+    poet::SamplingOptions greedy;
+    greedy.temperature = 0.f;
+    REQUIRE(poet::sample_token(logits, {}, greedy, gen) == 1);
+    REQUIRE(poet::sample_token(logits, {0, 2, 4}, greedy, gen) == 4);
+    poet::SamplingOptions top2;
+    top2.top_k = 2;
+    for (int i = 0; i < 50; ++i) {
+        int id = poet::sample_token(logits, {0, 2, 3, 4}, top2, gen);
+        REQUIRE((id == 3 || id == 4));
+    }
+    std::vector<double> p = poet::allowed_probabilities(logits, {1, 3}, 1.f);
+    REQUIRE(p[0] == Approx(1 / (1 + std::exp(-2.0))));
+    REQUIRE(p[0] + p[1] == Approx(1.0));
+}
+
+TEST_CASE("eval: copied lines and rates are counted per poem and per line", "[poet][writer]") {
+    poet::Tokenizer tok = poet::Tokenizer::build({U"春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。"});
+    auto lines = poet::training_lines({U"春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。"});
+    REQUIRE(lines.size() == 4);
+    auto poem = [&](const std::string& text, int k) {
+        poet::WrittenPoem p;
+        p.ids = tok.encode(text);
+        p.ids.push_back(poet::Tokenizer::EOS);
+        p.text = text;
+        p.well_formed = poet::is_well_formed(p.ids, tok);
+        p.has_char = poet::decode_utf8(text).find(tok.char_of(k)) != std::u32string::npos;
+        return p;
+    };
+    int spring = tok.id(U'春');
+    std::vector<poet::WrittenPoem> poems = {poem("春眠不觉晓，花落知多少。夜来风雨声，处处闻啼鸟。", spring),
+                                            poem("晓觉不眠春，鸟啼闻处处。声雨风来夜，少多知落花。", spring),
+                                            poem("花落知多少，", spring)};
+    poet::SampleStats s = poet::sample_stats(poems, tok, lines);
+    REQUIRE(s.poems == 3);
+    REQUIRE(s.well_formed == Approx(2.0 / 3));
+    REQUIRE(s.contains_char == Approx(2.0 / 3));
+    REQUIRE(s.copied_lines == Approx(4.0 / 8));
+    REQUIRE(s.poems_with_copy == Approx(0.5));
+}

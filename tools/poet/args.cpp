@@ -1,0 +1,69 @@
+// Parses flags for args.hpp; numbers must be whole strings ("12x" is an error, not 12).
+// Leaves out: repeated flags (the last one wins).
+#include "poet/args.hpp"
+#include <cmath>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace poet {
+
+Args::Args(int argc, char** argv, int first, const std::string& command, std::set<std::string> valued,
+           std::set<std::string> switches)
+    : command_(command) {
+    for (int i = first; i < argc; ++i) {
+        std::string a = argv[i];
+        if (a.rfind("--", 0) != 0 || a == "--") {
+            positional_.push_back(a);
+            continue;
+        }
+        std::string name = a.substr(2), value;
+        bool has_value = false;
+        size_t eq = name.find('=');
+        if (eq != std::string::npos) {
+            value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+            has_value = true;
+        }
+        if (switches.count(name)) {
+            if (has_value) throw std::invalid_argument(command_ + ": --" + name + " takes no value");
+            values_[name] = "";
+        } else if (valued.count(name)) {
+            if (!has_value) {
+                if (i + 1 >= argc) throw std::invalid_argument(command_ + ": --" + name + " needs a value");
+                value = argv[++i];
+            }
+            values_[name] = value;
+        } else {
+            throw std::invalid_argument(command_ + ": unknown option --" + name + " (see ./poet " + command_ + " --help)");
+        }
+    }
+}
+
+std::string Args::str(const std::string& name, const std::string& fallback) const {
+    auto it = values_.find(name);
+    return it == values_.end() ? fallback : it->second;
+}
+
+size_t Args::size(const std::string& name, size_t fallback) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return fallback;
+    const std::string& s = it->second;
+    char* end = nullptr;
+    unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+    if (s.empty() || *end != '\0' || s[0] == '-')
+        throw std::invalid_argument(command_ + ": --" + name + " expects a whole number >= 0, got '" + s + "'");
+    return static_cast<size_t>(v);
+}
+
+float Args::number(const std::string& name, float fallback) const {
+    auto it = values_.find(name);
+    if (it == values_.end()) return fallback;
+    const std::string& s = it->second;
+    char* end = nullptr;
+    float v = std::strtof(s.c_str(), &end);
+    if (s.empty() || *end != '\0' || !std::isfinite(v))
+        throw std::invalid_argument(command_ + ": --" + name + " expects a number, got '" + s + "'");
+    return v;
+}
+
+}  // namespace poet

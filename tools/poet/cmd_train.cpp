@@ -1,0 +1,68 @@
+// `./poet train`: flags -> TrainConfig -> train(), with Ctrl-C turned into "save and stop".
+// Exit codes: 0 finished, 130 interrupted (checkpoint saved), 2 diverged (NaN/inf loss), 1 error.
+// Leaves out: the loop itself (train.cpp).
+#include <csignal>
+#include <cstdio>
+#include <fstream>
+#include "poet/commands.hpp"
+#include "poet/corpus.hpp"
+#include "poet/train.hpp"
+
+namespace poet {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_sigint(int) {
+    g_stop.store(true);
+    std::signal(SIGINT, SIG_DFL);   // a second Ctrl-C ends the program at once (the saved file stays whole)
+}
+
+}  // namespace
+
+int cmd_train(int argc, char** argv) {
+    std::set<std::string> valued = train_flags();
+    valued.insert({"out", "threads", "data"});
+    Args a(argc, argv, 2, "train", valued, {"resume", "overwrite", "help"});
+    if (a.on("help")) {
+        std::printf("usage: ./poet train [--out NAME (poet)] [--resume | --overwrite] [--threads N] [--data DIR] [flags]\n"
+                    "Writes runs/NAME/model.ckpt, metrics.csv and loss.svg. Ctrl-C saves and stops;\n"
+                    "--resume continues a run with the settings it was started with; --overwrite starts\n"
+                    "afresh over an existing run.\n%s",
+                    train_flags_help().c_str());
+        return 0;
+    }
+    if (!a.positional().empty()) throw std::invalid_argument("train: unexpected argument '" + a.positional()[0] + "'");
+    TrainOptions opt;
+    opt.out_dir = run_dir(a.str("out", "poet"));
+    opt.data_dir = a.str("data", default_data_dir());
+    opt.threads = a.size("threads", 0);
+    opt.resume = a.on("resume");
+    TrainConfig cfg;
+    if (opt.resume) {
+        for (const std::string& f : train_flags())
+            if (a.has(f))
+                throw std::invalid_argument("train --resume continues with the run's own settings; drop --" + f);
+    } else {
+        cfg = train_config_from(a);
+        if (std::ifstream(opt.out_dir + "/model.ckpt") && !a.on("overwrite"))
+            throw std::invalid_argument("train: " + opt.out_dir + " already holds a checkpoint; continue it with --resume, "
+                                        "start it again with --overwrite, or pick another --out NAME");
+    }
+    opt.stop = &g_stop;
+    std::signal(SIGINT, on_sigint);
+    TrainResult r = train(cfg, opt);
+    std::signal(SIGINT, SIG_DFL);
+    if (r.status == TrainStatus::Interrupted) {
+        std::fprintf(stderr, "poet train: %s\n", r.message.c_str());
+        return kExitInterrupted;
+    }
+    if (r.status == TrainStatus::Diverged) {
+        std::fprintf(stderr, "poet train: error: %s\n", r.message.c_str());
+        return kExitDiverged;
+    }
+    return 0;
+}
+
+}  // namespace poet

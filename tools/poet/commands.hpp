@@ -1,0 +1,32 @@
+// The poet's commands (`./poet demo|train|write|eval|bench ...`), one file each, and what they share:
+// the flags that set a TrainConfig and where runs live.
+// Leaves out: the bash launcher (./poet), which builds and then execs this program.
+#pragma once
+#include <set>
+#include <string>
+#include "poet/args.hpp"
+#include "poet/config.hpp"
+
+namespace poet {
+
+int cmd_train(int argc, char** argv);
+int cmd_write(int argc, char** argv);
+int cmd_eval(int argc, char** argv);
+int cmd_bench(int argc, char** argv);
+int cmd_demo(int argc, char** argv);
+
+// Flags that set a TrainConfig field, and reading them over the defaults.
+const std::set<std::string>& train_flags();
+TrainConfig train_config_from(const Args& args);
+std::string train_flags_help();
+
+// POET_SOURCE_DIR/runs/NAME, and its model.ckpt.
+std::string run_dir(const std::string& name);
+std::string default_checkpoint();
+
+// Exit codes shared by the commands.
+constexpr int kExitError = 1;         // bad input, unreadable file, bad checkpoint
+constexpr int kExitDiverged = 2;      // NaN or infinite loss
+constexpr int kExitInterrupted = 130; // Ctrl-C (checkpoint saved)
+
+}  // namespace poet

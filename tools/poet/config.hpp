@@ -1,0 +1,41 @@
+// Everything a training run is made of — model shape, optimiser, schedule, data, intervals — with
+// the defaults `./poet train` uses, and its round trip through checkpoint metadata ("train.*").
+// Leaves out: config files (flags and the checkpoint are the only sources).
+#pragma once
+#include <string>
+#include "pg/io/checkpoint.hpp"
+#include "pg/nn/gpt.hpp"
+#include "pg/random.hpp"
+
+namespace poet {
+
+struct TrainConfig {
+    // model
+    size_t n_layer = 4, n_head = 4, n_embd = 128, context = 32;
+    float dropout = 0.f;
+    // optimisation: AdamW, linear warmup then cosine decay to min_lr, clipping by global norm
+    size_t steps = 1600, batch = 64, warmup = 100;
+    float lr = 2e-3f, min_lr = 2e-4f, weight_decay = 0.1f, beta1 = 0.9f, beta2 = 0.99f, clip = 1.0f;
+    uint64_t seed = 1337;
+    std::string corpus = "all";     // "jueju" or "all" (corpus.hpp)
+    // bookkeeping
+    size_t eval_every = 250, save_every = 200;
+    // testing aid: pretend the loss of this step (counted from 1) is NaN; 0 = never
+    size_t inject_nan_at = 0;
+};
+
+// Throws std::invalid_argument naming the first setting out of range.
+void validate(const TrainConfig& cfg);
+
+pg::nn::GPTConfig gpt_config(const TrainConfig& cfg, size_t vocab_size);
+
+// "train.*" and "model.*" keys; from_metadata throws std::runtime_error naming a missing or bad key.
+void to_metadata(const TrainConfig& cfg, pg::Metadata& meta);
+TrainConfig train_config_from(const pg::Metadata& meta);
+pg::nn::GPTConfig gpt_config_from(const pg::Metadata& meta);
+
+// A generator's exact state as text, and back (throws std::runtime_error on malformed text).
+std::string generator_state_str(const pg::Generator& gen);
+void set_generator_state(pg::Generator& gen, const std::string& text);
+
+}  // namespace poet

@@ -1,0 +1,17 @@
+// The loss curve as a standalone SVG: training loss (raw, faint, and smoothed) and validation
+// loss against the step, with labelled axes. Written to runs/NAME/loss.svg at the end of training.
+// Leaves out: interactivity, log scales, several runs in one plot.
+#pragma once
+#include <string>
+#include <vector>
+#include "poet/metrics.hpp"
+
+namespace poet {
+
+// The SVG text for these rows (empty rows give an empty plot with a note).
+std::string loss_curve_svg(const std::vector<MetricRow>& rows, const std::string& title);
+
+// Writes loss_curve_svg atomically (temporary file, then rename); throws std::runtime_error on failure.
+void write_loss_svg(const std::string& path, const std::vector<MetricRow>& rows, const std::string& title);
+
+}  // namespace poet

@@ -1,0 +1,40 @@
+// The training loop of `./poet train`: batches of records, AdamW with warmup+cosine, clipping,
+// validation at intervals, metrics.csv, atomic checkpoints (at intervals, at the end, and when
+// `stop` is raised, e.g. by Ctrl-C), exact resumption, and a clean stop on a NaN/inf loss.
+// Leaves out: several processes, mixed precision, gradient accumulation.
+#pragma once
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+#include "poet/config.hpp"
+
+namespace poet {
+
+struct TrainOptions {
+    std::string out_dir;                  // runs/NAME: model.ckpt, metrics.csv, loss.svg
+    std::string data_dir;                 // data/poems
+    bool resume = false;                  // continue out_dir/model.ckpt with its own config
+    size_t threads = 0;                   // 0: leave pg::num_threads() as it is
+    const std::atomic<bool>* stop = nullptr;   // checked before each step; when set: save and return
+    bool show_progress = true;            // progress bar and notes on stderr
+    std::function<void(size_t step, float loss)> on_step;   // after each step (tests)
+};
+
+enum class TrainStatus { Finished, Interrupted, Diverged };
+
+struct TrainResult {
+    TrainStatus status = TrainStatus::Finished;
+    size_t step = 0;                      // steps done when train() returned
+    float val_loss = 0;                   // the last validation loss measured (NaN if none)
+    std::vector<float> losses;            // training loss of each step run in this call
+    std::string checkpoint;               // out_dir/model.ckpt
+    size_t checkpoint_step = 0;           // the step the checkpoint on disk holds (0: none saved)
+    std::string message;                  // for Interrupted and Diverged: what happened, what is kept
+};
+
+// Throws std::invalid_argument for a bad config, std::runtime_error / pg::CheckpointError for
+// unreadable data or checkpoints (e.g. --resume without a checkpoint).
+TrainResult train(TrainConfig cfg, const TrainOptions& opt);
+
+}  // namespace poet

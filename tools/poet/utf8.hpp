@@ -1,0 +1,22 @@
+// UTF-8 to Unicode code points and back, with errors that name the byte offset, plus the one
+// character class the poet cares about (CJK Unified Ideographs, the corpus's characters).
+// Leaves out: normalisation, grapheme clusters, UTF-16.
+#pragma once
+#include <string>
+
+namespace poet {
+
+// Decodes `text`; throws std::invalid_argument naming `what` and the byte offset of the first
+// malformed sequence (bad lead byte, missing continuation, overlong form, surrogate, > U+10FFFF).
+std::u32string decode_utf8(const std::string& text, const std::string& what = "input");
+
+std::string encode_utf8(char32_t c);
+std::string encode_utf8(const std::u32string& s);
+
+// U+4E00..U+9FFF, the block every corpus character comes from (data/poems/README.md).
+bool is_han(char32_t c);
+
+// "U+6625" for diagnostics.
+std::string code_point_str(char32_t c);
+
+}  // namespace poet

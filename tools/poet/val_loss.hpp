@@ -1,0 +1,20 @@
+// Validation loss: the mean cross-entropy (nats per character) of the poem and EOS predictions of
+// the fixed validation records, optionally broken down by position in the poem.
+// Leaves out: sampling-based metrics (eval.hpp).
+#pragma once
+#include <vector>
+#include "pg/nn/gpt.hpp"
+#include "poet/records.hpp"
+
+namespace poet {
+
+struct ValLoss {
+    double mean = 0;                    // over every counted prediction
+    std::vector<double> per_position;   // 25 means: poem positions 0..23, then EOS
+    size_t records = 0;
+};
+
+// Runs without gradients and with dropout off; leaves the model in the mode it found it in.
+ValLoss validation_loss(pg::nn::GPT& gpt, const std::vector<Poem>& poems, size_t batch_size);
+
+}  // namespace poet

@@ -1,0 +1,54 @@
+// Writing quatrains for one character k: the record prefix BOS k SEP, format-constrained decoding
+// (ideographs in the 20 slots, ，and 。at the line ends, EOS after line 4), and the mechanism that
+// puts k into the poem. Placement::Model, the default, works in two passes:
+//   1. draft a whole poem, constrained, conditioned on BOS k SEP;
+//   2. if the draft lacks k, run the model once over the draft to get, for each slot s, the
+//      probability q_s that it would write k there given the draft before s; pick a slot with
+//      probability proportional to q_s, keep the draft before it, put k there, and sample the rest
+//      again, now conditioned on k.
+// So k lands where the model itself finds it most plausible, and every poem contains it.
+// Leaves out: rhyme and tone constraints.
+#pragma once
+#include <string>
+#include <vector>
+#include "pg/nn/gpt.hpp"
+#include "pg/random.hpp"
+#include "poet/decode.hpp"
+#include "poet/tokenizer.hpp"
+
+namespace poet {
+
+enum class Placement {
+    Model,      // the two-pass mechanism above (needs constrained decoding)
+    Acrostic,   // k opens the poem (slot 0)
+    Prefix,     // only the prefix BOS k SEP: the model alone decides (the baseline eval measures)
+};
+
+struct WriteOptions {
+    SamplingOptions sampling;
+    bool constrained = true;    // false: --free, any token anywhere, stop at EOS or the context
+    Placement placement = Placement::Model;
+};
+
+struct WrittenPoem {
+    std::vector<int> ids;       // everything after SEP, EOS included when the model wrote one
+    std::string text;           // the ids before EOS, decoded
+    bool well_formed = false;   // 24 tokens in quatrain layout, then EOS
+    bool has_char = false;      // k occurs in the poem
+    bool drafted_with_char = false;   // the first pass (or the only one) already held k
+    int forced_slot = -1;       // the slot k was put into, or -1 when nothing was forced
+};
+
+// The ids the 20 slots may hold: every CJK ideograph of the vocabulary.
+std::vector<int> han_ids(const Tokenizer& tok);
+
+// One poem per entry of ks, all decoded as one batch (ks may repeat a character, or differ).
+// Throws std::invalid_argument when a k is not an ideograph of the vocabulary, or Placement::Model
+// is asked for without constrained decoding.
+std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<int>& ks,
+                                     const WriteOptions& opt, pg::Generator& gen);
+
+// Does `ids` (after SEP) hold a well-formed quatrain followed by EOS?
+bool is_well_formed(const std::vector<int>& ids, const Tokenizer& tok);
+
+}  // namespace poet
