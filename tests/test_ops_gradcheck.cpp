@@ -8,6 +8,7 @@
 #include <functional>
 #include <set>
 #include <pg/pg.hpp>
+#include "graph_ops.hpp"
 
 namespace {
 
@@ -41,23 +42,6 @@ pg::Tensor distinct(const pg::Shape& shape, uint64_t seed) {
     for (size_t i = 0; i < v.size(); ++i) v[i] = 0.1f * static_cast<float>(i) - 1.f;
     for (size_t i = v.size(); i > 1; --i) std::swap(v[i - 1], v[gen.randint(i)]);
     return pg::tensor(v, shape, true);
-}
-
-// Every op name recorded in the graph behind y.
-std::set<std::string> ops_in_graph(const pg::Tensor& y) {
-    std::set<std::string> ops;
-    std::set<const pg::Node*> seen;
-    std::vector<std::shared_ptr<pg::Node>> stack;
-    if (y.grad_fn()) stack.push_back(y.grad_fn());
-    while (!stack.empty()) {
-        std::shared_ptr<pg::Node> n = stack.back();
-        stack.pop_back();
-        if (!seen.insert(n.get()).second) continue;
-        ops.insert(n->op);
-        for (const pg::Tensor& in : n->inputs)
-            if (in.grad_fn()) stack.push_back(in.grad_fn());
-    }
-    return ops;
 }
 
 // Gradient-checks f at `inputs` on every element. Also requires that f really records `op` and

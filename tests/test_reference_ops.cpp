@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 #include "fixture.hpp"
+#include "graph_ops.hpp"
 
 namespace {
 
@@ -196,20 +197,6 @@ Inputs case_inputs(const std::map<std::string, pg::Tensor>& f, const std::string
     return in;
 }
 
-void collect_ops(const pg::Tensor& y, std::set<std::string>& ops) {
-    std::vector<std::shared_ptr<pg::Node>> stack;
-    std::set<const pg::Node*> seen;
-    if (y.grad_fn()) stack.push_back(y.grad_fn());
-    while (!stack.empty()) {
-        std::shared_ptr<pg::Node> n = stack.back();
-        stack.pop_back();
-        if (!seen.insert(n.get()).second) continue;
-        ops.insert(n->op);
-        for (const pg::Tensor& t : n->inputs)
-            if (t.grad_fn()) stack.push_back(t.grad_fn());
-    }
-}
-
 }  // namespace
 
 TEST_CASE("every op and composition matches PyTorch: outputs and gradients", "[reference]") {
@@ -255,7 +242,7 @@ TEST_CASE("dropout scales the kept values by 1/(1-p), as PyTorch does", "[refere
     pg::Generator gen(3);
     pg::Tensor y = pg::dropout(x, p, true, gen);
     std::set<std::string> ops;
-    collect_ops(y, ops);
+    for (const std::string& op : ops_in_graph(y)) ops.insert(op);
     CHECK(ops.count("dropout") == 1);
     std::vector<float> ys = y.to_vector();
     size_t kept = 0;
@@ -281,7 +268,8 @@ TEST_CASE("every registered op is covered by a PyTorch fixture", "[reference][co
         auto f = fixture::read(file);
         for (const std::string& name : case_names(f)) {
             auto it = cases().find(name);
-            if (it != cases().end()) collect_ops(it->second(case_inputs(f, name)), ops);
+            if (it != cases().end())
+                for (const std::string& op : ops_in_graph(it->second(case_inputs(f, name)))) ops.insert(op);
         }
     }
     ops.insert("dropout");  // compared by its own TEST_CASE above, which checks its graph records "dropout"
