@@ -9,28 +9,37 @@
 
 namespace poet_test {
 
-// A new empty folder under the system's temporary directory, unique to this process and tag.
-inline std::string fresh_dir(const std::string& tag) {
-    auto dir = std::filesystem::temp_directory_path() / ("poet_test_" + tag + "_" + std::to_string(getpid()));
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    return dir.string();
-}
+// A new empty folder under the system's temporary directory, unique to this process and tag,
+// removed with everything in it when the object goes.
+struct TempDir {
+    std::string path;
+    explicit TempDir(const std::string& tag)
+        : path((std::filesystem::temp_directory_path() / ("poet_test_" + tag + "_" + std::to_string(getpid()))).string()) {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~TempDir() {
+        std::error_code ignored;
+        std::filesystem::remove_all(path, ignored);
+    }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
 
-// The first `n_train` training and `n_val` validation quatrains of the embedded corpus.
-inline std::string small_corpus(const std::string& tag, size_t n_train = 300, size_t n_val = 24) {
-    std::string dir = fresh_dir(tag + "_data");
-    std::string src = std::string(PG_SOURCE_DIR) + "/data/poems/";
-    auto copy = [&](const std::string& name, size_t n) {
-        std::ifstream in(src + name);
-        std::ofstream out(dir + "/" + name);
-        std::string line;
-        for (size_t i = 0; i < n && std::getline(in, line); ++i) out << line << '\n';
-    };
-    copy("jueju_train.txt", n_train);
-    copy("jueju_val.txt", n_val);
-    return dir;
-}
+// A folder holding the first `n_train` training and `n_val` validation quatrains of the corpus.
+struct SmallCorpus : TempDir {
+    explicit SmallCorpus(const std::string& tag, size_t n_train = 300, size_t n_val = 24) : TempDir(tag + "_data") {
+        std::string src = std::string(PG_SOURCE_DIR) + "/data/poems/";
+        auto copy = [&](const std::string& name, size_t n) {
+            std::ifstream in(src + name);
+            std::ofstream out(path + "/" + name);
+            std::string line;
+            for (size_t i = 0; i < n && std::getline(in, line); ++i) out << line << '\n';
+        };
+        copy("jueju_train.txt", n_train);
+        copy("jueju_val.txt", n_val);
+    }
+};
 
 inline poet::TrainConfig tiny_config() {
     poet::TrainConfig c;

@@ -22,7 +22,9 @@ static poet::TrainOptions options(const std::string& out, const std::string& dat
 }
 
 TEST_CASE("train: a tiny run writes checkpoint, metrics and loss curve, the loss falls", "[poet][train]") {
-    std::string data = poet_test::small_corpus("falls"), out = poet_test::fresh_dir("falls_run");
+    poet_test::SmallCorpus corpus("falls");
+    poet_test::TempDir run("falls_run");
+    const std::string &data = corpus.path, &out = run.path;
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.steps = 30;
     cfg.dropout = 0.f;
@@ -49,16 +51,19 @@ TEST_CASE("train: a tiny run writes checkpoint, metrics and loss curve, the loss
 }
 
 TEST_CASE("train: resume after an interruption gives exactly the uninterrupted losses", "[poet][train]") {
-    std::string data = poet_test::small_corpus("resume");
+    poet_test::SmallCorpus corpus("resume");
+    const std::string& data = corpus.path;
     poet::TrainConfig cfg = poet_test::tiny_config();   // dropout on, checkpoints every 3 steps
 
-    std::string whole = poet_test::fresh_dir("resume_whole");
+    poet_test::TempDir whole_dir("resume_whole");
+    const std::string& whole = whole_dir.path;
     poet::TrainResult a = poet::train(cfg, options(whole, data));
     REQUIRE(a.status == TrainStatus::Finished);
     REQUIRE(a.losses.size() == 12);
 
     // the same run, stopped after step 7 (as Ctrl-C would: the flag is seen before step 8)
-    std::string split = poet_test::fresh_dir("resume_split");
+    poet_test::TempDir split_dir("resume_split");
+    const std::string& split = split_dir.path;
     std::atomic<bool> stop{false};
     poet::TrainOptions first = options(split, data);
     first.stop = &stop;
@@ -89,7 +94,9 @@ TEST_CASE("train: resume after an interruption gives exactly the uninterrupted l
 }
 
 TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint", "[poet][train]") {
-    std::string data = poet_test::small_corpus("nan"), out = poet_test::fresh_dir("nan_run");
+    poet_test::SmallCorpus corpus("nan");
+    poet_test::TempDir run("nan_run");
+    const std::string &data = corpus.path, &out = run.path;
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.inject_nan_at = 8;   // checkpoints at 3 and 6
     poet::TrainResult r = poet::train(cfg, options(out, data));
@@ -105,7 +112,8 @@ TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint",
         for (float v : p.to_vector()) REQUIRE(std::isfinite(v));
 
     // a blow-up before any checkpoint says so
-    std::string early = poet_test::fresh_dir("nan_early");
+    poet_test::TempDir early_dir("nan_early");
+    const std::string& early = early_dir.path;
     cfg.inject_nan_at = 2;
     poet::TrainResult e = poet::train(cfg, options(early, data));
     REQUIRE(e.status == TrainStatus::Diverged);
@@ -113,7 +121,9 @@ TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint",
 }
 
 TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear errors", "[poet][train]") {
-    std::string data = poet_test::small_corpus("errors"), out = poet_test::fresh_dir("errors_run");
+    poet_test::SmallCorpus corpus("errors");
+    poet_test::TempDir run("errors_run");
+    const std::string &data = corpus.path, &out = run.path;
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.n_embd = 15;
     REQUIRE_THROWS_WITH(poet::train(cfg, options(out, data)), Catch::Contains("--width 15 must be a multiple of --heads 2"));

@@ -11,8 +11,8 @@
 #include "poet_test_util.hpp"
 
 static poet::PoetModel untrained(uint64_t seed) {
-    std::string data = poet_test::small_corpus("writer", 200, 1);
-    poet::Corpus c = poet::load_corpus(data, "jueju");
+    poet_test::SmallCorpus data("writer", 200, 1);
+    poet::Corpus c = poet::load_corpus(data.path, "jueju");
     poet::Tokenizer tok = poet::Tokenizer::build(c.train);
     return poet::make_model(tok, poet::gpt_config(poet_test::tiny_config(), tok.size()), seed);
 }

@@ -2,6 +2,7 @@
 // an interrupted one; else train the default model with the progress bar. Then write poems for a
 // handful of characters. Exit codes as `./poet train`.
 // Leaves out: choosing other settings (use ./poet train for that, then ./poet write).
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -30,10 +31,11 @@ const char* const kDemoChars[] = {"春", "月", "山", "风", "花", "雪"};
 }  // namespace
 
 int cmd_demo(int argc, char** argv) {
-    Args a(argc, argv, 2, "demo", {"threads", "samples", "seed"}, {"help"});
+    Args a(argc, argv, 2, "demo", {"threads", "samples", "seed", "steps"}, {"help"});
     if (a.on("help")) {
-        std::printf("usage: ./poet demo [--threads N] [--samples N (2)] [--seed S (random)]\n"
-                    "Trains the default model into runs/poet/ unless a finished one is there, then writes poems.\n");
+        std::printf("usage: ./poet demo [--threads N] [--samples N (2)] [--seed S (random)] [--steps N (%zu)]\n"
+                    "Trains the default model into runs/poet/ unless a finished one is there, then writes poems.\n",
+                    TrainConfig{}.steps);
         return 0;
     }
     if (a.has("threads")) pg::set_num_threads(a.size("threads", 0));
@@ -48,7 +50,12 @@ int cmd_demo(int argc, char** argv) {
         opt.stop = &g_demo_stop;
         if (opt.resume) std::fprintf(stderr, "poet demo: %s holds an unfinished run; resuming it\n", ckpt.c_str());
         std::signal(SIGINT, on_demo_sigint);
-        TrainResult r = train(TrainConfig{}, opt);
+        TrainConfig cfg;
+        if (a.has("steps")) {
+            cfg.steps = a.size("steps", cfg.steps);
+            cfg.warmup = std::min(cfg.warmup, cfg.steps / 10);
+        }
+        TrainResult r = train(cfg, opt);
         std::signal(SIGINT, SIG_DFL);
         if (r.status == TrainStatus::Interrupted) {
             std::fprintf(stderr, "poet demo: %s; ./poet demo resumes it\n", r.message.c_str());

@@ -174,7 +174,8 @@ TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
     if (bar) bar->finish();
     write_loss_svg(svg_path, history, "poet: " + opt.out_dir);
     if (result.status == TrainStatus::Finished)
-        say("poet: done; checkpoint " + result.checkpoint + ", metrics " + metrics_path + ", loss curve " + svg_path);
+        say("poet: done in " + format_duration(history.back().elapsed_s) + "; checkpoint " + result.checkpoint +
+            ", metrics " + metrics_path + ", loss curve " + svg_path);
     return result;
 }
 
