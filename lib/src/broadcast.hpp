@@ -3,6 +3,7 @@
 // the shape of the input it belongs to. Leaves out: views (results are always materialised).
 #pragma once
 #include <algorithm>
+#include "kernels/simd.hpp"
 #include "pg/tensor.hpp"
 
 namespace pg::detail {
@@ -55,7 +56,7 @@ Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F
     const float* pb = b.data();
     Shape as = shape_of(a), bs = shape_of(b);
     if (as == out_shape && bs == out_shape) {
-        for (size_t i = 0, n = out.size(); i < n; ++i) o[i] = f(pa[i], pb[i]);
+        kernels::simd_zip(pa, pb, o, out.size(), f);
     } else if (as == out_shape && b.size() == 1) {
         float s = pb[0];
         for (size_t i = 0, n = out.size(); i < n; ++i) o[i] = f(pa[i], s);
@@ -66,9 +67,9 @@ Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F
 }
 
 // The undoing of broadcasting: sum g (shape `from`) over every dim where `to` was broadcast.
-inline Array sum_to(const Array& g, const Shape& to) {
+inline Array sum_to(Array g, const Shape& to) {
     Shape from = shape_of(g);
-    if (from == to) return g;
+    if (from == to) return g;  // moved out, not copied
     Array out = xt::zeros<float>(to);
     float* o = out.data();
     const float* pg_ = g.data();

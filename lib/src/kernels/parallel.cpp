@@ -2,6 +2,7 @@
 // counter alongside the caller. Between jobs a worker spins briefly before it sleeps, so the many
 // short GEMMs of a training step start without a wake-up's delay. Leaves out: priorities, affinity.
 #include "parallel.hpp"
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -137,6 +138,16 @@ void parallel_for(size_t n_tasks, const std::function<void(size_t)>& task) {
         return;
     }
     pool().run(threads - 1, n_tasks, task);
+}
+
+void parallel_rows(size_t rows, size_t row_cost, const std::function<void(size_t, size_t)>& rows_task) {
+    constexpr size_t kMinWorkToSplit = 1 << 16;  // below this, waking the pool costs more than it saves
+    size_t tasks = rows * row_cost < kMinWorkToSplit ? 1 : std::min(rows, 4 * num_threads());
+    if (tasks <= 1) {
+        rows_task(0, rows);
+        return;
+    }
+    parallel_for(tasks, [&](size_t i) { rows_task(rows * i / tasks, rows * (i + 1) / tasks); });
 }
 
 }  // namespace pg::kernels

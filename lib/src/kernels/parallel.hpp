@@ -11,4 +11,9 @@ namespace pg::kernels {
 // caller is using the pool, so callers must not depend on which thread runs which task.
 void parallel_for(size_t n_tasks, const std::function<void(size_t)>& task);
 
+// Calls rows_task(r0, r1) on consecutive ranges covering rows [0, rows): one range when
+// rows * row_cost (roughly the floats touched) is small, a few per thread when it is large. Each
+// row is computed by one call, so results do not depend on the thread count.
+void parallel_rows(size_t rows, size_t row_cost, const std::function<void(size_t, size_t)>& rows_task);
+
 }  // namespace pg::kernels

@@ -10,29 +10,29 @@ using namespace detail;
 
 Tensor add(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "add");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](float x, float z) { return x + z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x + z; });
     return make_result(std::move(y), "add", {a, b}, [a, b](const Array& gy, const Array&) {
         // y = a + b  =>  da = gy, db = gy (summed over broadcast dims)
-        return std::vector<Array>{sum_to(gy, a.shape()), sum_to(gy, b.shape())};
+        return grads(sum_to(gy, a.shape()), sum_to(gy, b.shape()));
     });
 }
 
 Tensor sub(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "sub");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](float x, float z) { return x - z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x - z; });
     return make_result(std::move(y), "sub", {a, b}, [a, b](const Array& gy, const Array&) {
         // y = a - b  =>  da = gy, db = -gy
-        return std::vector<Array>{sum_to(gy, a.shape()), sum_to(map(gy, [](float g) { return -g; }), b.shape())};
+        return grads(sum_to(gy, a.shape()), sum_to(map(gy, [](float g) { return -g; }), b.shape()));
     });
 }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "mul");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](float x, float z) { return x * z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x * z; });
     return make_result(std::move(y), "mul", {a, b}, [a, b](const Array& gy, const Array&) {
         // y = a * b  =>  da = gy * b, db = gy * a
         Shape s = shape_of(gy);
-        auto times = [](float g, float v) { return g * v; };
+        auto times = [](auto g, auto v) { return g * v; };
         std::vector<Array> g(2);
         if (a.requires_grad()) g[0] = sum_to(broadcast_binary(gy, b.data(), s, times), a.shape());
         if (b.requires_grad()) g[1] = sum_to(broadcast_binary(gy, a.data(), s, times), b.shape());
@@ -42,16 +42,16 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 
 Tensor div(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "div");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](float x, float z) { return x / z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x / z; });
     return make_result(std::move(y), "div", {a, b}, [a, b](const Array& gy, const Array& y) {
         // y = a / b  =>  da = gy / b, db = -gy * a / b^2 = -gy * y / b
         Shape s = shape_of(gy);
         std::vector<Array> g(2);
         if (a.requires_grad())
-            g[0] = sum_to(broadcast_binary(gy, b.data(), s, [](float gv, float bv) { return gv / bv; }), a.shape());
+            g[0] = sum_to(broadcast_binary(gy, b.data(), s, [](auto gv, auto bv) { return gv / bv; }), a.shape());
         if (b.requires_grad()) {
-            Array gy_y = zip(gy, y, [](float gv, float yv) { return -gv * yv; });
-            g[1] = sum_to(broadcast_binary(gy_y, b.data(), s, [](float v, float bv) { return v / bv; }), b.shape());
+            Array gy_y = zip(gy, y, [](auto gv, auto yv) { return -gv * yv; });
+            g[1] = sum_to(broadcast_binary(gy_y, b.data(), s, [](auto v, auto bv) { return v / bv; }), b.shape());
         }
         return g;
     });
@@ -60,7 +60,7 @@ Tensor div(const Tensor& a, const Tensor& b) {
 Tensor neg(const Tensor& a) {
     return make_result(map(a.data(), [](float v) { return -v; }), "neg", {a}, [](const Array& gy, const Array&) {
         // y = -a  =>  da = -gy
-        return std::vector<Array>{map(gy, [](float g) { return -g; })};
+        return grads(map(gy, [](float g) { return -g; }));
     });
 }
 

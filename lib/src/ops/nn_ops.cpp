@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include "../kernels/parallel.hpp"
 #include "op_util.hpp"
 #include "pg/ops.hpp"
 
@@ -11,34 +12,47 @@ namespace pg {
 
 using namespace detail;
 
-// Numerically stable: subtract each row's max before exp, so no exp overflows.
+// One contiguous row of n values: y = softmax(x), or log_softmax(x) when log_space. Numerically
+// stable: subtract the row's max before exp, so no exp overflows. xsimd batches throughout.
+static void softmax_row(const float* x, float* y, size_t n, bool log_space) {
+    using kernels::FloatBatch;
+    float m = -std::numeric_limits<float>::infinity();
+    // a row that is all -inf has no finite maximum and gives NaN, as in PyTorch
+    for (size_t j = 0; j < n; ++j) m = std::max(m, x[j]);
+    FloatBatch shift(m);
+    // Work with x - m throughout: folding m into log z (x - (m + log z)) would round the result to
+    // the precision of m, which for logits near 1000 is only 6e-5.
+    kernels::simd_map(x, y, n, [shift](auto v) { return xsimd::exp(v - shift); });
+    double z = kernels::simd_sum(y, n);
+    if (log_space) {
+        FloatBatch logz(static_cast<float>(std::log(z)));
+        kernels::simd_map(x, y, n, [shift, logz](auto v) { return (v - shift) - logz; });
+    } else {
+        FloatBatch inv_z(static_cast<float>(1.0 / z));
+        kernels::simd_map(y, y, n, [inv_z](auto e) { return e * inv_z; });
+    }
+}
+
+// softmax (or log_softmax) of x along dim d. Rows along the last dim are contiguous and split over
+// the threads when large; other dims are walked with a stride.
 static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_space) {
     AroundDim v(s, d);
     Array y = empty_array(s);
     const float* px = x.data();
     float* py = y.data();
+    if (v.inner == 1) {
+        kernels::parallel_rows(v.outer, v.n, [&](size_t r0, size_t r1) {
+            for (size_t r = r0; r < r1; ++r) softmax_row(px + r * v.n, py + r * v.n, v.n, log_space);
+        });
+        return y;
+    }
+    std::vector<float> row(v.n), out(v.n);
     for (size_t o = 0; o < v.outer; ++o)
         for (size_t i = 0; i < v.inner; ++i) {
-            const float* row = px + o * v.n * v.inner + i;
-            float* out = py + o * v.n * v.inner + i;
-            float m = -std::numeric_limits<float>::infinity();
-            // a row that is all -inf has no finite maximum and gives NaN, as in PyTorch
-            for (size_t j = 0; j < v.n; ++j) m = std::max(m, row[j * v.inner]);
-            // Work with x - m throughout: folding m into log z (x - (m + log z)) would round the
-            // result to the precision of m, which for logits near 1000 is only 6e-5.
-            double z = 0;
-            for (size_t j = 0; j < v.n; ++j) {
-                float e = std::exp(row[j * v.inner] - m);
-                if (!log_space) out[j * v.inner] = e;
-                z += e;
-            }
-            if (log_space) {
-                float logz = static_cast<float>(std::log(z));
-                for (size_t j = 0; j < v.n; ++j) out[j * v.inner] = (row[j * v.inner] - m) - logz;
-            } else {
-                float inv_z = static_cast<float>(1.0 / z);
-                for (size_t j = 0; j < v.n; ++j) out[j * v.inner] *= inv_z;
-            }
+            size_t base = o * v.n * v.inner + i;
+            for (size_t j = 0; j < v.n; ++j) row[j] = px[base + j * v.inner];
+            softmax_row(row.data(), out.data(), v.n, log_space);
+            for (size_t j = 0; j < v.n; ++j) py[base + j * v.inner] = out[j];
         }
     return y;
 }
@@ -60,7 +74,7 @@ Tensor softmax(const Tensor& x, long dim) {
                     g.data()[k] = y.data()[k] * (gy.data()[k] - dot);
                 }
             }
-        return std::vector<Array>{g};
+        return grads(std::move(g));
     });
 }
 
@@ -82,7 +96,7 @@ Tensor log_softmax(const Tensor& x, long dim) {
                                        g.data()[k] = gy.data()[k] - std::exp(y.data()[k]) * total;
                                    }
                                }
-                           return std::vector<Array>{g};
+                           return grads(std::move(g));
                        });
 }
 
@@ -94,7 +108,7 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, float value) {
     Array y = zip(x.data(), keep, [value](float v, float k) { return k != 0.f ? v : value; });
     return make_result(std::move(y), "masked_fill", {x}, [keep](const Array& gy, const Array&) {
         // y = value where mask, else x  =>  dx = gy where not mask, else 0
-        return std::vector<Array>{zip(gy, keep, [](float g, float k) { return g * k; })};
+        return grads(zip(gy, keep, [](float g, float k) { return g * k; }));
     });
 }
 
@@ -122,16 +136,24 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
     Array y = empty_array({});
     y.data()[0] = static_cast<float>(loss / static_cast<double>(count));
     return make_result(std::move(y), "cross_entropy", {logits},
-                       [logp, t, N, C, count](const Array& gy, const Array&) {
+                       [logp = std::move(logp), t, N, C, count](const Array& gy, const Array&) {
                            // loss = -mean_r logp[r, t_r]  =>  dlogits[r] = (softmax[r] - onehot(t_r)) * gy / count
-                           Array g = xt::zeros<float>(Shape{N, C});
+                           Array g = empty_array(Shape{N, C});
                            float scale = gy.data()[0] / static_cast<float>(count);
-                           for (size_t r = 0; r < N; ++r) {
-                               if (t[r] < 0) continue;  // ignored rows get no gradient
-                               for (size_t c = 0; c < C; ++c) g.data()[r * C + c] = std::exp(logp.data()[r * C + c]) * scale;
-                               g.data()[r * C + static_cast<size_t>(t[r])] -= scale;
-                           }
-                           return std::vector<Array>{g};
+                           kernels::FloatBatch scale_b(scale);
+                           kernels::parallel_rows(N, C, [&](size_t r0, size_t r1) {
+                               for (size_t r = r0; r < r1; ++r) {
+                                   float* gr = g.data() + r * C;
+                                   if (t[r] < 0) {  // ignored rows get no gradient
+                                       std::fill(gr, gr + C, 0.f);
+                                       continue;
+                                   }
+                                   kernels::simd_map(logp.data() + r * C, gr, C,
+                                                     [scale_b](auto lp) { return xsimd::exp(lp) * scale_b; });
+                                   gr[static_cast<size_t>(t[r])] -= scale;
+                               }
+                           });
+                           return grads(std::move(g));
                        });
 }
 
@@ -150,7 +172,7 @@ Tensor embedding(const Tensor& weight, const Tensor& ids) {
         Array g = xt::zeros<float>(ws);
         for (size_t k = 0; k < rows.size(); ++k)
             for (size_t c = 0; c < C; ++c) g.data()[rows[k] * C + c] += gy.data()[k * C + c];
-        return std::vector<Array>{g};
+        return grads(std::move(g));
     });
 }
 
@@ -202,7 +224,7 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
                                for (size_t c = 0; c < C; ++c)
                                    gx.data()[r * C + c] = rstd[r] * (g[c] - mean_g - h[c] * mean_gh);
                            }
-                           return std::vector<Array>{gx, gw, gb};
+                           return grads(std::move(gx), std::move(gw), std::move(gb));
                        });
 }
 
@@ -218,7 +240,7 @@ Tensor dropout(const Tensor& x, float p, bool training, Generator& gen) {
     Array y = zip(x.data(), keep, [](float v, float k) { return v * k; });
     return make_result(std::move(y), "dropout", {x}, [keep](const Array& gy, const Array&) {
         // y = x * keep / (1 - p)  =>  dx = gy * keep / (1 - p)
-        return std::vector<Array>{zip(gy, keep, [](float g, float k) { return g * k; })};
+        return grads(zip(gy, keep, [](float g, float k) { return g * k; }));
     });
 }
 

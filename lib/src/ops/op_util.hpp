@@ -1,21 +1,21 @@
-// Small helpers shared by the op files: elementwise maps, the (outer, n, inner) view of a
-// tensor around one dim, and reading whole-number ids out of a float tensor.
+// Small helpers shared by the op files: elementwise maps (xsimd batches when the functor takes
+// them), the list of gradients a backward returns, the (outer, n, inner) view of a tensor around
+// one dim, and reading whole-number ids out of a float tensor.
 #pragma once
 #include <cmath>
 #include <sstream>
 #include <string>
 #include "../broadcast.hpp"
+#include "../kernels/simd.hpp"
 #include "pg/autograd.hpp"
 
 namespace pg::detail {
 
-// out[i] = f(x[i])
+// out[i] = f(x[i]); a generic lambda (auto v) runs on xsimd batches (kernels/simd.hpp)
 template <class F>
 Array map(const Array& x, F f) {
     Array out = empty_array(shape_of(x));
-    const float* px = x.data();
-    float* po = out.data();
-    for (size_t i = 0, n = x.size(); i < n; ++i) po[i] = f(px[i]);
+    kernels::simd_map(x.data(), out.data(), x.size(), f);
     return out;
 }
 
@@ -23,11 +23,18 @@ Array map(const Array& x, F f) {
 template <class F>
 Array zip(const Array& a, const Array& b, F f) {
     Array out = empty_array(shape_of(a));
-    const float* pa = a.data();
-    const float* pb = b.data();
-    float* po = out.data();
-    for (size_t i = 0, n = a.size(); i < n; ++i) po[i] = f(pa[i], pb[i]);
+    kernels::simd_zip(a.data(), b.data(), out.data(), a.size(), f);
     return out;
+}
+
+// The gradients a backward returns, one per input, moved into the list (a braced list
+// std::vector<Array>{g} would copy every array).
+template <class... Grads>
+std::vector<Array> grads(Grads&&... g) {
+    std::vector<Array> list;
+    list.reserve(sizeof...(g));
+    (list.push_back(std::forward<Grads>(g)), ...);
+    return list;
 }
 
 // A tensor seen as (outer, n, inner) around dimension d: element (o, j, i) is at

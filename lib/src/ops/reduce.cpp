@@ -44,7 +44,7 @@ Tensor sum(const Tensor& x, long dim, bool keepdim) {
     size_t d = normalize_dim(dim, s.size(), "sum");
     return make_result(sum_along(x.data(), s, d, keepdim), "sum", {x}, [s, d](const Array& gy, const Array&) {
         // y = sum_j x[.., j, ..]  =>  dx[.., j, ..] = gy[..]
-        return std::vector<Array>{spread(gy, s, d, 1.f)};
+        return grads(spread(gy, s, d, 1.f));
     });
 }
 
@@ -56,7 +56,7 @@ Tensor mean(const Tensor& x, long dim, bool keepdim) {
     for (float& v : y) v *= inv;
     return make_result(std::move(y), "mean", {x}, [s, d, inv](const Array& gy, const Array&) {
         // y = sum_j x[.., j, ..] / n  =>  dx[.., j, ..] = gy[..] / n
-        return std::vector<Array>{spread(gy, s, d, inv)};
+        return grads(spread(gy, s, d, inv));
     });
 }
 
@@ -92,7 +92,7 @@ Tensor max(const Tensor& x, long dim, bool keepdim) {
         for (size_t o = 0; o < v.outer; ++o)
             for (size_t i = 0; i < v.inner; ++i)
                 g.data()[(o * v.n + argmax[o * v.inner + i]) * v.inner + i] = gy.data()[o * v.inner + i];
-        return std::vector<Array>{g};
+        return grads(std::move(g));
     });
 }
 

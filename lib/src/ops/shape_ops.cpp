@@ -20,7 +20,7 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
         // y = x with a new shape  =>  dx = gy with the old one
         Array g = empty_array(in);
         std::copy(gy.data(), gy.data() + gy.size(), g.data());
-        return std::vector<Array>{g};
+        return grads(std::move(g));
     });
 }
 
@@ -91,7 +91,7 @@ Tensor permute(const Tensor& x, const std::vector<long>& dims) {
     return make_result(permute_array(x.data(), xs, perm), "permute", {x},
                        [ys, inverse](const Array& gy, const Array&) {
                            // y = x with dims reordered by perm  =>  dx = gy reordered by the inverse
-                           return std::vector<Array>{permute_array(gy, ys, inverse)};
+                           return grads(permute_array(gy, ys, inverse));
                        });
 }
 
@@ -133,7 +133,7 @@ Tensor slice(const Tensor& x, long dim, long start, long end) {
         // y = x[.., start:end, ..]  =>  dx = gy placed back at start:end, zeros elsewhere
         Array g = xt::zeros<float>(xs);
         copy_block(gy.data(), len, 0, g.data(), xs[d], s0, len, v, false);
-        return std::vector<Array>{g};
+        return grads(std::move(g));
     });
 }
 
@@ -158,7 +158,7 @@ Tensor index_select(const Tensor& x, long dim, const Tensor& ids) {
             for (size_t o = 0; o < v.outer; ++o)
                 for (size_t i = 0; i < v.inner; ++i)
                     g.data()[(o * v.n + rows[k]) * v.inner + i] += gy.data()[(o * rows.size() + k) * v.inner + i];
-        return std::vector<Array>{g};
+        return grads(std::move(g));
     });
 }
 
