@@ -8,7 +8,7 @@ EOS only), same validation records (k at slot 7*i mod 20), same model and initia
 differ (PyTorch's generator, not poetgrad's). Prints the validation loss at the same steps as the
 C++ run, then a few poems written with the same constrained decoding and character placement.
 
-  /usr/bin/python3 bench/torch_poet.py --steps 1600 --threads 2 [--corpus all] [--dropout 0]
+  /usr/bin/python3 bench/torch_poet.py --steps 2000 --threads 2 [--corpus all] [--dropout 0]
 """
 import argparse
 import math
@@ -136,7 +136,7 @@ def main():
     from torch_gpt import GPT
 
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--steps", type=int, default=1600)
+    ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--min-lr", type=float, default=None, help="default lr/10")

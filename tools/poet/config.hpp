@@ -14,7 +14,7 @@ struct TrainConfig {
     size_t n_layer = 4, n_head = 4, n_embd = 128, context = 32;
     float dropout = 0.f;
     // optimisation: AdamW, linear warmup then cosine decay to min_lr, clipping by global norm
-    size_t steps = 1600, batch = 64, warmup = 100;
+    size_t steps = 2000, batch = 64, warmup = 100;
     float lr = 2e-3f, min_lr = 2e-4f, weight_decay = 0.1f, beta1 = 0.9f, beta2 = 0.99f, clip = 1.0f;
     uint64_t seed = 1337;
     std::string corpus = "all";     // "jueju" or "all" (corpus.hpp)
