@@ -185,6 +185,8 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
     size_t C = s.back(), rows = x.numel() / C;
     Array xhat = empty_array(s), y = empty_array(s);
     std::vector<float> rstd(rows);
+    const float* w = weight.ptr();
+    const float* b = bias.ptr();
     for (size_t r = 0; r < rows; ++r) {
         const float* xr = x.ptr() + r * C;
         double mean = 0, var = 0;
@@ -196,7 +198,7 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
         for (size_t c = 0; c < C; ++c) {
             float h = static_cast<float>(xr[c] - mean) * rstd[r];
             xhat.data()[r * C + c] = h;
-            y.data()[r * C + c] = h * weight.ptr()[c] + bias.ptr()[c];
+            y.data()[r * C + c] = h * w[c] + b[c];
         }
     }
     return make_result(std::move(y), "layer_norm", {x, weight, bias},
@@ -208,12 +210,13 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
                            Array gw = xt::zeros<float>(Shape{C});
                            Array gb = xt::zeros<float>(Shape{C});
                            std::vector<float> g(C);
+                           const float* w = weight.ptr();
                            for (size_t r = 0; r < rows; ++r) {
                                const float* gyr = gy.data() + r * C;
                                const float* h = xhat.data() + r * C;
                                float mean_g = 0, mean_gh = 0;
                                for (size_t c = 0; c < C; ++c) {
-                                   g[c] = gyr[c] * weight.ptr()[c];
+                                   g[c] = gyr[c] * w[c];
                                    mean_g += g[c];
                                    mean_gh += g[c] * h[c];
                                    gw.data()[c] += gyr[c] * h[c];

@@ -1,6 +1,7 @@
 // Ops that move values without changing them: reshape, transpose/permute, slice,
 // index_select, concat, chunk. Each backward moves the gradient back the same way.
 // Leaves out: views; every result is a fresh contiguous copy.
+#include <algorithm>
 #include <numeric>
 #include "op_util.hpp"
 #include "pg/ops.hpp"
@@ -60,11 +61,23 @@ static Array permute_array(const Array& x, const Shape& xs, const std::vector<si
     Array y = empty_array(ys);
     const float* px = x.data();
     float* py = y.data();
+    size_t n = y.size();
+    if (n == 0) return y;
+    if (r == 0) {
+        py[0] = px[0];
+        return y;
+    }
+    // y is written run by run along its last dim; a run is contiguous in x too when the last dim stays
+    size_t run = ys[r - 1], run_step = step[r - 1];
     std::vector<size_t> idx(r, 0);
-    size_t off = 0, n = y.size();
-    for (size_t k = 0; k < n; ++k) {
-        py[k] = px[off];
-        for (size_t d = r; d-- > 0;) {
+    size_t off = 0;
+    for (size_t k = 0; k < n; k += run) {
+        if (run_step == 1) {
+            std::copy(px + off, px + off + run, py + k);
+        } else {
+            for (size_t j = 0; j < run; ++j) py[k + j] = px[off + j * run_step];
+        }
+        for (size_t d = r - 1; d-- > 0;) {  // advance the counter over all dims but the last
             off += step[d];
             if (++idx[d] < ys[d]) break;
             off -= step[d] * ys[d];
