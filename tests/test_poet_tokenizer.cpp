@@ -89,6 +89,10 @@ TEST_CASE("prompt: one known character, else an error with something to try", "[
     // no twin: frequent characters instead
     REQUIRE_THROWS_WITH(poet::prompt_char_id("龙", tok), Catch::Contains("try a frequent one: "));
     REQUIRE_THROWS_WITH(poet::prompt_char_id("a", tok), Catch::Contains("not a Chinese character"));
+    // a character of the extension blocks is a Chinese character, only not one the model knows
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("\xF0\xA0\x80\x80", tok),
+                        Catch::Contains("(U+20000) is not in the model's vocabulary"));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("\xE3\x90\x80", tok), Catch::Contains("(U+3400) is not in the model's vocabulary"));
     REQUIRE_THROWS_WITH(poet::prompt_char_id("春风", tok), Catch::Contains("exactly one character, got 2"));
     REQUIRE_THROWS_WITH(poet::prompt_char_id("", tok), Catch::Contains("got 0"));
     REQUIRE_THROWS_WITH(poet::prompt_char_id("\xE9\xA3", tok), Catch::Contains("invalid UTF-8 at byte offset 0"));

@@ -75,7 +75,12 @@ std::string encode_utf8(const std::u32string& s) {
     return out;
 }
 
-bool is_han(char32_t c) { return c >= 0x4E00 && c <= 0x9FFF; }
+bool is_han(char32_t c) {
+    return (c >= 0x4E00 && c <= 0x9FFF)       // CJK Unified Ideographs
+           || (c >= 0x3400 && c <= 0x4DBF)    // Extension A
+           || (c >= 0xF900 && c <= 0xFAFF)    // Compatibility Ideographs
+           || (c >= 0x20000 && c <= 0x3134F);  // Extensions B to G and the Compatibility Supplement
+}
 
 std::string code_point_str(char32_t c) {
     char buf[16];

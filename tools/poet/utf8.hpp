@@ -14,7 +14,7 @@ std::string encode_utf8(char32_t c);
 std::string encode_utf8(const std::u32string& s);
 
 // U+4E00..U+9FFF, the block every corpus character comes from (data/poems/README.md).
-bool is_han(char32_t c);
+bool is_han(char32_t c);  // a CJK ideograph: the basic block, extensions A to G, compatibility forms
 
 // "U+6625" for diagnostics.
 std::string code_point_str(char32_t c);
