@@ -71,9 +71,13 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
     Array y = empty_array(ys);
     // y (rows, out) = x (rows, in) @ w^T (in, out) + b
     kernels::gemm(false, true, rows, out, in, x.ptr(), in, w.ptr(), in, y.data(), out, false);
-    if (has_bias)
-        for (size_t r = 0; r < rows; ++r)
-            for (size_t j = 0; j < out; ++j) y.data()[r * out + j] += b.ptr()[j];
+    if (has_bias) {
+        const float* pb = b.ptr();
+        for (size_t r = 0; r < rows; ++r) {
+            float* yr = y.data() + r * out;
+            kernels::simd_zip(yr, pb, yr, out, [](auto v, auto bias) { return v + bias; });
+        }
+    }
     std::vector<Tensor> inputs{x, w};
     if (has_bias) inputs.push_back(b);
     return make_result(std::move(y), "linear", inputs, [x, w, has_bias, rows, in, out](const Array& gy, const Array&) {
@@ -89,8 +93,9 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
         }
         if (has_bias) {
             g[2] = xt::zeros<float>(Shape{out});
+            float* gb = g[2].data();
             for (size_t r = 0; r < rows; ++r)
-                for (size_t j = 0; j < out; ++j) g[2].data()[j] += gy.data()[r * out + j];
+                kernels::simd_zip(gb, gy.data() + r * out, gb, out, [](auto sum, auto v) { return sum + v; });
         }
         return g;
     });
