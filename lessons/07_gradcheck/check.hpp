@@ -2,6 +2,7 @@
 // exercise.cpp: correct ops must give a small error, ops with planted bugs a large one.
 #pragma once
 #include "lesson.hpp"
+#include "planted_bugs.hpp"
 
 namespace exercise {
 // Compares backward with central differences for L = sum(f(x) * r), r fixed random weights of
@@ -9,28 +10,6 @@ namespace exercise {
 // handle to a tensor that requires grad: nudge its values in place, and leave them as they were.
 double max_gradient_error(const std::function<pg::Tensor(const pg::Tensor&)>& f, pg::Tensor x, double eps);
 }  // namespace exercise
-
-// Planted bug 1: sigmoid whose backward forgets the factor (1 - y).
-static pg::Tensor sigmoid_missing_factor(const pg::Tensor& x) {
-    pg::Tensor y = pg::sigmoid(x.detach());
-    return pg::make_result(y.data(), "sigmoid_missing_factor", {x}, [](const pg::Array& gy, const pg::Array& y) {
-        // y = 1 / (1 + e^-x)  =>  dx = gy * y * (1 - y); the bug: dx = gy * y
-        pg::Array dx = gy;
-        for (size_t i = 0; i < dx.size(); ++i) dx.data()[i] *= y.data()[i];
-        return std::vector<pg::Array>{dx};
-    });
-}
-
-// Planted bug 2: y = 3x whose backward returns 3 everywhere, as if gy were always 1.
-static pg::Tensor triple_ignoring_gy(const pg::Tensor& x) {
-    pg::Tensor y = x.detach() * 3.f;
-    return pg::make_result(y.data(), "triple_ignoring_gy", {x}, [](const pg::Array& gy, const pg::Array&) {
-        // y = 3x  =>  dx = 3 gy; the bug: dx = 3
-        pg::Array dx = gy;
-        for (float& v : dx) v = 3.f;
-        return std::vector<pg::Array>{dx};
-    });
-}
 
 static void expect_small(const std::string& what, double error, const std::string& hint) {
     lesson::expect(what, error <= 1e-3, "an error of 0.001 or less (a correct backward)", lesson::num(error, 6), hint);

@@ -3,6 +3,7 @@
 // the shape of the input it belongs to. Leaves out: views (results are always materialised).
 #pragma once
 #include <algorithm>
+#include <utility>
 #include "kernels/simd.hpp"
 #include "pg/tensor.hpp"
 
@@ -67,14 +68,21 @@ Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F
 }
 
 // The undoing of broadcasting: sum g (shape `from`) over every dim where `to` was broadcast.
-inline Array sum_to(Array g, const Shape& to) {
+inline Array sum_to(const Array& g, const Shape& to) {
     Shape from = shape_of(g);
-    if (from == to) return g;  // moved out, not copied
+    if (from == to) return g;
     Array out = xt::zeros<float>(to);
     float* o = out.data();
     const float* pg_ = g.data();
     for_each_broadcast(from, to, from, [&](size_t i, size_t, size_t it) { o[it] += pg_[i]; });
     return out;
+}
+
+// The same for a gradient computed just for this input: when nothing was broadcast it is handed
+// on, not copied.
+inline Array sum_to(Array&& g, const Shape& to) {
+    if (shape_of(g) == to) return std::move(g);
+    return sum_to(static_cast<const Array&>(g), to);
 }
 
 }  // namespace pg::detail

@@ -1,8 +1,10 @@
-// What the commands share: the TrainConfig flags (one table, so train, bench and demo agree) and
-// the runs/ layout. Leaves out: per-command flags (each command declares its own).
-#include <algorithm>
+// What the commands share: the TrainConfig flags (one table, so train, bench and demo agree), the
+// exit code of a training run, and the runs/ layout.
+// Leaves out: per-command flags (each command declares its own).
+#include <cstdio>
 #include "poet/commands.hpp"
 #include "poet/corpus.hpp"
+#include "poet/train.hpp"
 
 namespace poet {
 
@@ -22,7 +24,7 @@ TrainConfig train_config_from(const Args& a) {
     c.dropout = a.number("dropout", c.dropout);
     c.steps = a.size("steps", c.steps);
     c.batch = a.size("batch", c.batch);
-    c.warmup = a.has("warmup") ? a.size("warmup", 0) : std::min(c.warmup, c.steps / 10);   // short runs warm up less
+    c.warmup = a.has("warmup") ? a.size("warmup", 0) : default_warmup(c.steps);
     c.lr = a.number("lr", c.lr);
     c.min_lr = a.has("min-lr") ? a.number("min-lr", 0.f) : c.lr / 10;
     c.weight_decay = a.number("weight-decay", c.weight_decay);
@@ -53,6 +55,18 @@ std::string train_flags_help() {
                   static_cast<double>(d.beta1), static_cast<double>(d.beta2), static_cast<double>(d.clip),
                   d.corpus.c_str(), static_cast<unsigned long long>(d.seed), d.eval_every, d.save_every);
     return buf;
+}
+
+int training_exit_code(const TrainResult& r, const std::string& name, const std::string& resume_hint) {
+    if (r.status == TrainStatus::Interrupted) {
+        std::fprintf(stderr, "poet %s: %s%s\n", name.c_str(), r.message.c_str(), resume_hint.c_str());
+        return kExitInterrupted;
+    }
+    if (r.status == TrainStatus::Diverged) {
+        std::fprintf(stderr, "poet %s: error: %s\n", name.c_str(), r.message.c_str());
+        return kExitDiverged;
+    }
+    return 0;
 }
 
 std::string run_dir(const std::string& name) { return std::string(POET_SOURCE_DIR) + "/runs/" + name; }

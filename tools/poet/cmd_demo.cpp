@@ -2,7 +2,6 @@
 // an interrupted one; else train the default model with the progress bar. Then write poems for a
 // handful of characters. Exit codes as `./poet train`.
 // Leaves out: choosing other settings (use ./poet train for that, then ./poet write).
-#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <fstream>
@@ -53,18 +52,11 @@ int cmd_demo(int argc, char** argv) {
         TrainConfig cfg;
         if (a.has("steps")) {
             cfg.steps = a.size("steps", cfg.steps);
-            cfg.warmup = std::min(cfg.warmup, cfg.steps / 10);
+            cfg.warmup = default_warmup(cfg.steps);
         }
         TrainResult r = train(cfg, opt);
         std::signal(SIGINT, SIG_DFL);
-        if (r.status == TrainStatus::Interrupted) {
-            std::fprintf(stderr, "poet demo: %s; ./poet demo resumes it\n", r.message.c_str());
-            return kExitInterrupted;
-        }
-        if (r.status == TrainStatus::Diverged) {
-            std::fprintf(stderr, "poet demo: error: %s\n", r.message.c_str());
-            return kExitDiverged;
-        }
+        if (int code = training_exit_code(r, "demo", "; ./poet demo resumes it")) return code;
     }
 
     PoetModel model = load_model(ckpt);

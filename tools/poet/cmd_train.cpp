@@ -54,15 +54,7 @@ int cmd_train(int argc, char** argv) {
     std::signal(SIGINT, on_sigint);
     TrainResult r = train(cfg, opt);
     std::signal(SIGINT, SIG_DFL);
-    if (r.status == TrainStatus::Interrupted) {
-        std::fprintf(stderr, "poet train: %s\n", r.message.c_str());
-        return kExitInterrupted;
-    }
-    if (r.status == TrainStatus::Diverged) {
-        std::fprintf(stderr, "poet train: error: %s\n", r.message.c_str());
-        return kExitDiverged;
-    }
-    return 0;
+    return training_exit_code(r, "train", "");
 }
 
 }  // namespace poet

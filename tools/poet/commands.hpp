@@ -29,4 +29,9 @@ constexpr int kExitError = 1;         // bad input, unreadable file, bad checkpo
 constexpr int kExitDiverged = 2;      // NaN or infinite loss
 constexpr int kExitInterrupted = 130; // Ctrl-C (checkpoint saved)
 
+struct TrainResult;
+// How a training run ended, as the command `name` reports it: 0 when it finished; else the message
+// on stderr (`resume_hint` appended after an interruption) and kExitInterrupted or kExitDiverged.
+int training_exit_code(const TrainResult& r, const std::string& name, const std::string& resume_hint);
+
 }  // namespace poet

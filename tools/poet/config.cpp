@@ -2,6 +2,7 @@
 // written with 9 significant digits, so reading them back gives the same bits.
 // Leaves out: backward compatibility with other metadata layouts (there is only one, format 1).
 #include "poet/config.hpp"
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,8 @@
 #include <stdexcept>
 
 namespace poet {
+
+size_t default_warmup(size_t steps) { return std::min(TrainConfig{}.warmup, steps / 10); }
 
 void validate(const TrainConfig& c) {
     auto need = [](bool ok, const std::string& what) {

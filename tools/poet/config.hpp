@@ -24,6 +24,10 @@ struct TrainConfig {
     size_t inject_nan_at = 0;
 };
 
+// The warmup of a run of `steps` steps unless one is asked for: the default, but at most a tenth
+// of the run, so short runs warm up less.
+size_t default_warmup(size_t steps);
+
 // Throws std::invalid_argument naming the first setting out of range.
 void validate(const TrainConfig& cfg);
 

@@ -52,6 +52,7 @@ Tensor reshape_infer(const Tensor& x, const std::vector<long>& shape) {
 // y[idx permuted] = x[idx]: y's dim i is x's dim perm[i].
 static Array permute_array(const Array& x, const Shape& xs, const std::vector<size_t>& perm) {
     size_t r = xs.size();
+    if (r == 0) return x;  // a scalar has nothing to reorder
     Shape ys(r);
     for (size_t i = 0; i < r; ++i) ys[i] = xs[perm[i]];
     std::vector<size_t> xstride(r, 1);
@@ -63,10 +64,6 @@ static Array permute_array(const Array& x, const Shape& xs, const std::vector<si
     float* py = y.data();
     size_t n = y.size();
     if (n == 0) return y;
-    if (r == 0) {
-        py[0] = px[0];
-        return y;
-    }
     // y is written run by run along its last dim; a run is contiguous in x too when the last dim stays
     size_t run = ys[r - 1], run_step = step[r - 1];
     std::vector<size_t> idx(r, 0);
