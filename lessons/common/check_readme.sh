@@ -2,9 +2,12 @@
 # The README tests (lessons/FORMAT.md, "Tests"):
 #   check_readme.sh links FILE.md...        every relative link points to a file that exists, and a
 #                                           lesson README has a "Find the real source" section linking into lib/
-#   check_readme.sh numbers README.md PROG  every decimal number the README states (prose, tables,
-#                                           text blocks) appears in PROG's output, digit for digit, and
-#                                           every line of a ```text block appears in it as it is
+#   check_readme.sh numbers OUTPUT README.md...
+#                                           every decimal number each README states (prose, tables,
+#                                           text blocks) appears in OUTPUT, digit for digit, and every
+#                                           line of a ```text block appears in it as it is. OUTPUT is
+#                                           the experiment's saved output (run_saving_output.sh) or
+#                                           the experiment program itself, which is then run
 # Leaves out: web links (not fetched) and numbers inside code (inline `code` or cpp/bash blocks).
 set -uo pipefail
 
@@ -37,8 +40,8 @@ check_links() {
             fi
         done < <(awk '/^[[:space:]]*```/ { fence = !fence; next } !fence' "$file" | grep -oE '\]\([^)]*\)' | sed -E 's/^\]\(//; s/\)$//')
         if [[ "$(basename "$dir")" =~ ^[0-9][0-9]_ ]]; then
-            if ! awk '/^#+ *Find the real source/ { on = 1; next } /^#/ { on = 0 } on' "$file" | grep -qE '\]\((\.\./)+lib/'; then
-                echo "check_readme: $file has no \"Find the real source\" section with a link into lib/"
+            if ! awk '/^#+ *(Find the real source|找到真正的源码)/ { on = 1; next } /^#/ { on = 0 } on' "$file" | grep -qE '\]\((\.\./)+(lib|tools/poet)/'; then
+                echo "check_readme: $file has no \"Find the real source\" (找到真正的源码) section with a link into lib/ or tools/poet/"
                 status=1
             fi
         fi
@@ -49,7 +52,11 @@ check_links() {
 
 check_numbers() {
     local readme="$1" program="$2" out missing=0 count=0 lineno token
-    out="$("$program" 2>&1)" || { printf '%s\n' "$out"; echo "check_readme: $program failed"; return 1; }
+    if [ -x "$program" ] && [ ! -d "$program" ]; then
+        out="$("$program" 2>&1)" || { printf '%s\n' "$out"; echo "check_readme: $program failed"; return 1; }
+    else
+        out="$(cat "$program")" || { echo "check_readme: cannot read the saved output $program"; return 1; }
+    fi
     # every decimal the program printed, as printed and without its sign
     local printed
     printed="$(grep -oE -- '-?[0-9]+\.[0-9]+' <<<"$out" | sed -E 'p; s/^-//' | sort -u)"
@@ -86,6 +93,10 @@ mode="${1:-}"
 shift || true
 case "$mode" in
     links) [ $# -ge 1 ] || { echo "usage: check_readme.sh links FILE.md..."; exit 2; }; check_links "$@" ;;
-    numbers) [ $# -eq 2 ] || { echo "usage: check_readme.sh numbers README.md PROGRAM"; exit 2; }; check_numbers "$@" ;;
-    *) echo "usage: check_readme.sh links FILE.md... | numbers README.md PROGRAM"; exit 2 ;;
+    numbers)
+        [ $# -ge 2 ] || { echo "usage: check_readme.sh numbers OUTPUT|PROGRAM README.md..."; exit 2; }
+        output="$1"; shift; status=0
+        for readme in "$@"; do check_numbers "$readme" "$output" || status=1; done
+        exit $status ;;
+    *) echo "usage: check_readme.sh links FILE.md... | numbers OUTPUT|PROGRAM README.md..."; exit 2 ;;
 esac

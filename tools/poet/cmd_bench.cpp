@@ -1,17 +1,16 @@
-// `./poet bench`: times the default training step (batch of records, forward, backward, clipping,
-// AdamW) after a few warm-up steps, and prints the vocabulary size, ms/step and tokens/s —
+// `./poet bench`: times the default training step (a batch of records, then train_step: forward,
+// backward, clipping, AdamW) after a few warm-up steps, and prints the vocabulary size, ms/step and tokens/s —
 // the numbers bench/torch_gpt.py prints for the same model in PyTorch.
 // Leaves out: timing sampling (tiny next to training) and the validation pass.
 #include <chrono>
 #include <cstdio>
 #include <vector>
-#include "pg/ops.hpp"
-#include "pg/optim/optim.hpp"
 #include "pg/threads.hpp"
 #include "poet/commands.hpp"
 #include "poet/corpus.hpp"
 #include "poet/model.hpp"
 #include "poet/records.hpp"
+#include "poet/train.hpp"
 
 namespace poet {
 
@@ -33,27 +32,20 @@ int cmd_bench(int argc, char** argv) {
     std::vector<Poem> poems = encode_poems(corpus.train, tok);
     PoetModel model = make_model(tok, gpt_config(cfg, tok.size()), cfg.seed);
     pg::optim::AdamW opt(model.gpt->parameters(), {cfg.lr, cfg.beta1, cfg.beta2, 1e-8f, cfg.weight_decay});
-    opt.set_lr(cfg.lr);
     pg::Generator gen(cfg.seed);
     const size_t B = cfg.batch, T = kInputLength, V = tok.size();
 
-    using clock = std::chrono::steady_clock;
     double forward_s = 0, backward_s = 0, update_s = 0;
     for (size_t i = 0; i < warm + repeat; ++i) {
         if (i == warm) forward_s = backward_s = update_s = 0;
-        auto t0 = clock::now();
-        Batch batch = sample_batch(poems, B, gen);
-        pg::Tensor loss = pg::cross_entropy(pg::reshape(model.gpt->forward(batch.inputs), {B * T, V}), batch.targets, kIgnore);
-        auto t1 = clock::now();
-        opt.zero_grad();
-        loss.backward();
-        auto t2 = clock::now();
-        pg::optim::clip_grad_norm(opt.params(), cfg.clip);
-        opt.step();
-        auto t3 = clock::now();
-        forward_s += std::chrono::duration<double>(t1 - t0).count();
-        backward_s += std::chrono::duration<double>(t2 - t1).count();
-        update_s += std::chrono::duration<double>(t3 - t2).count();
+        auto t0 = std::chrono::steady_clock::now();
+        Batch batch = sample_batch(poems, cfg.batch, gen);
+        double sample_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        StepStats s = train_step(*model.gpt, opt, batch, cfg.lr, cfg.clip);
+        if (!s.diverged.empty()) throw std::runtime_error("bench: step " + std::to_string(i + 1) + ": " + s.diverged);
+        forward_s += sample_s + s.forward_s;
+        backward_s += s.backward_s;
+        update_s += s.update_s;
     }
     double step_ms = 1000 * (forward_s + backward_s + update_s) / static_cast<double>(repeat);
     std::printf("poet bench: %zu layers, %zu heads, width %zu, batch %zu x %zu tokens, corpus '%s', %zu threads\n",

@@ -1,29 +1,33 @@
-// One step: sample a batch, forward, cross-entropy on the poem+EOS targets, check the loss is
-// finite, backward, clip, AdamW. Everything that decides later steps — weights, optimizer moments
-// and step counts, both generators (data order and dropout masks) — goes into the checkpoint, so a
-// resumed run repeats the uninterrupted run's losses bit for bit (with the same thread count).
+// The training loop in three parts: restore (a fresh run, or everything a checkpoint holds),
+// train_step (forward, loss, backward, clip, AdamW) and record (metrics row, validation,
+// checkpoint). Everything that decides later steps — weights, optimizer moments and step counts,
+// both generators (data order and dropout masks) — goes into the checkpoint, so a resumed run
+// repeats the uninterrupted run's losses bit for bit (with the same thread count).
 // Leaves out: learning-rate finding, early stopping.
 #include "poet/train.hpp"
 #include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include "pg/ops.hpp"
-#include "pg/optim/optim.hpp"
 #include "pg/threads.hpp"
 #include "poet/corpus.hpp"
 #include "poet/loss_svg.hpp"
 #include "poet/metrics.hpp"
 #include "poet/model.hpp"
 #include "poet/progress.hpp"
-#include "poet/records.hpp"
 #include "poet/val_loss.hpp"
 
 namespace poet {
 
 namespace {
 
+using clock = std::chrono::steady_clock;
 const uint64_t kDataStream = 0x9E3779B97F4A7C15ull;   // data order draws from seed ^ this
+const size_t kValBatch = 64;                          // validation records per forward
+
+double seconds_since(clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); }
 
 std::string fmt(const char* f, double v) {
     char buf[64];
@@ -33,14 +37,57 @@ std::string fmt(const char* f, double v) {
 
 }  // namespace
 
-TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
-    TrainResult result;
-    result.checkpoint = opt.out_dir + "/model.ckpt";
-    const std::string metrics_path = opt.out_dir + "/metrics.csv", svg_path = opt.out_dir + "/loss.svg";
-    auto say = [&](const std::string& s) {
-        if (opt.show_progress) std::fprintf(stderr, "%s\n", s.c_str());
-    };
+pg::Tensor batch_loss(pg::nn::GPT& gpt, const Batch& batch) {
+    const size_t B = batch.inputs.shape()[0], T = batch.inputs.shape()[1], V = gpt.config().vocab_size;
+    pg::Tensor logits = gpt.forward(batch.inputs);                                   // (B,T,V)
+    return pg::cross_entropy(pg::reshape(logits, {B * T, V}), batch.targets, kIgnore);   // scalar
+}
 
+StepStats train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const Batch& batch, float lr, float clip,
+                     bool pretend_nan) {
+    StepStats s;
+    s.lr = lr;
+    opt.set_lr(lr);
+    auto t0 = clock::now();
+    pg::Tensor loss = batch_loss(gpt, batch);
+    s.loss = pretend_nan ? NAN : loss.item();
+    s.forward_s = seconds_since(t0);
+    if (!std::isfinite(s.loss)) {
+        s.diverged = "the training loss is " + fmt("%g", s.loss);
+        return s;
+    }
+    auto t1 = clock::now();
+    opt.zero_grad();
+    loss.backward();
+    s.backward_s = seconds_since(t1);
+    auto t2 = clock::now();
+    s.grad_norm = pg::optim::clip_grad_norm(opt.params(), clip);
+    if (!std::isfinite(s.grad_norm)) {
+        s.diverged = "the gradient norm is " + fmt("%g", s.grad_norm);
+        return s;
+    }
+    opt.step();
+    s.update_s = seconds_since(t2);
+    return s;
+}
+
+namespace {
+
+// Everything a run holds between steps.
+struct Run {
+    TrainConfig cfg;
+    Tokenizer tok;
+    std::vector<Poem> train_poems, val_poems;
+    PoetModel model;
+    std::unique_ptr<pg::optim::AdamW> optimizer;
+    pg::Generator data_gen{0};
+    std::vector<MetricRow> history;   // rows of the steps before `start` (resume) and after
+    size_t start = 0;                 // the step this session begins at
+};
+
+// A fresh run from cfg, or (opt.resume) the run in out_dir/model.ckpt with its own config.
+Run restore(TrainConfig cfg, const TrainOptions& opt, TrainResult& result, const std::string& metrics_path) {
+    Run run;
     pg::LoadedCheckpoint info;
     if (opt.resume) {
         if (!std::ifstream(result.checkpoint))
@@ -56,125 +103,130 @@ TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
         result.checkpoint_step = info.step;
     }
     validate(cfg);
-    if (opt.threads) pg::set_num_threads(opt.threads);
-    std::filesystem::create_directories(opt.out_dir);
-
+    run.cfg = cfg;
     Corpus corpus = load_corpus(opt.data_dir, cfg.corpus);
-    Tokenizer tok = opt.resume ? Tokenizer::deserialize(info.metadata.at("tokenizer")) : Tokenizer::build(corpus.train);
-    std::vector<Poem> train_poems = encode_poems(corpus.train, tok), val_poems = encode_poems(corpus.val, tok);
-    PoetModel model = make_model(tok, gpt_config(cfg, tok.size()), cfg.seed);
-    pg::optim::AdamW optimizer(model.gpt->parameters(), {cfg.lr, cfg.beta1, cfg.beta2, 1e-8f, cfg.weight_decay});
-    pg::Generator data_gen(cfg.seed ^ kDataStream);
-    std::vector<MetricRow> history;
-    size_t start = 0;
+    run.tok = opt.resume ? Tokenizer::deserialize(info.metadata.at("tokenizer")) : Tokenizer::build(corpus.train);
+    run.train_poems = encode_poems(corpus.train, run.tok);
+    run.val_poems = encode_poems(corpus.val, run.tok);
+    run.model = make_model(run.tok, gpt_config(cfg, run.tok.size()), cfg.seed);
+    run.optimizer = std::make_unique<pg::optim::AdamW>(
+        run.model.gpt->parameters(), pg::optim::AdamWOptions{cfg.lr, cfg.beta1, cfg.beta2, 1e-8f, cfg.weight_decay});
+    run.data_gen = pg::Generator(cfg.seed ^ kDataStream);
     if (opt.resume) {
-        pg::LoadedCheckpoint loaded = pg::load(result.checkpoint, *model.gpt, &optimizer);
+        pg::LoadedCheckpoint loaded = pg::load(result.checkpoint, *run.model.gpt, run.optimizer.get());
         try {
-            set_generator_state(*model.gen, loaded.metadata.at("rng.model"));
-            set_generator_state(data_gen, loaded.metadata.at("rng.data"));
+            set_generator_state(*run.model.gen, loaded.metadata.at("rng.model"));
+            set_generator_state(run.data_gen, loaded.metadata.at("rng.data"));
         } catch (const std::exception& e) {
             throw pg::CheckpointError(result.checkpoint + ": cannot restore the random generators: " + e.what());
         }
-        start = loaded.step;
-        history = read_metrics(metrics_path, start);
+        run.start = loaded.step;
+        run.history = read_metrics(metrics_path, run.start);
     }
-    result.step = start;
+    return run;
+}
+
+void save_checkpoint(Run& run, size_t step, TrainResult& result) {
+    pg::Metadata meta;
+    model_metadata(run.model, meta);
+    to_metadata(run.cfg, meta);
+    meta["rng.model"] = generator_state_str(*run.model.gen);
+    meta["rng.data"] = generator_state_str(run.data_gen);
+    if (!std::isnan(result.val_loss)) meta["val_loss"] = fmt("%.6f", result.val_loss);
+    pg::save(result.checkpoint, *run.model.gpt, run.optimizer.get(), step, meta);
+    result.checkpoint_step = step;
+}
+
+std::string diverged_message(const StepStats& s, size_t step, const TrainResult& result) {
+    return "diverged at step " + std::to_string(step) + ": " + s.diverged + " (lr " + fmt("%g", s.lr) +
+           "); training stopped before updating the weights. " +
+           (result.checkpoint_step ? "The last good checkpoint is kept: " + result.checkpoint + " (step " +
+                                         std::to_string(result.checkpoint_step) + ")."
+                                   : std::string("No checkpoint had been saved yet.")) +
+           " Try a lower --lr or a longer --warmup.";
+}
+
+}  // namespace
+
+TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
+    TrainResult result;
+    result.checkpoint = opt.out_dir + "/model.ckpt";
+    const std::string metrics_path = opt.out_dir + "/metrics.csv", svg_path = opt.out_dir + "/loss.svg";
+    auto say = [&](const std::string& s) {
+        if (opt.show_progress) std::fprintf(stderr, "%s\n", s.c_str());
+    };
+
+    Run run = restore(cfg, opt, result, metrics_path);
+    if (opt.threads) pg::set_num_threads(opt.threads);
+    std::filesystem::create_directories(opt.out_dir);
+    const TrainConfig& c = run.cfg;
+    result.step = run.start;
     result.val_loss = NAN;
-    for (const MetricRow& r : history)
+    for (const MetricRow& r : run.history)
         if (!std::isnan(r.val_loss)) result.val_loss = r.val_loss;
-    if (start >= cfg.steps) {
-        say("train: " + result.checkpoint + " has already finished its " + std::to_string(cfg.steps) + " steps");
+    if (run.start >= c.steps) {
+        say("train: " + result.checkpoint + " has already finished its " + std::to_string(c.steps) + " steps");
         return result;
     }
 
-    say("poet: " + std::to_string(train_poems.size()) + " training poems (corpus '" + cfg.corpus + "'), " +
-        std::to_string(val_poems.size()) + " validation, vocabulary " + std::to_string(tok.size()) + ", " +
-        std::to_string(model.gpt->num_parameters()) + " parameters, " + std::to_string(pg::num_threads()) + " threads");
-    say(opt.resume ? "poet: resuming " + result.checkpoint + " at step " + std::to_string(start)
-                   : "poet: training " + std::to_string(cfg.steps) + " steps into " + opt.out_dir);
+    say("poet: " + std::to_string(run.train_poems.size()) + " training poems (corpus '" + c.corpus + "'), " +
+        std::to_string(run.val_poems.size()) + " validation, vocabulary " + std::to_string(run.tok.size()) + ", " +
+        std::to_string(run.model.gpt->num_parameters()) + " parameters, " + std::to_string(pg::num_threads()) +
+        " threads");
+    say(opt.resume ? "poet: resuming " + result.checkpoint + " at step " + std::to_string(run.start)
+                   : "poet: training " + std::to_string(c.steps) + " steps into " + opt.out_dir);
 
-    MetricsWriter metrics(metrics_path, history);
-    auto save_checkpoint = [&](size_t step) {
-        pg::Metadata meta;
-        model_metadata(model, meta);
-        to_metadata(cfg, meta);
-        meta["rng.model"] = generator_state_str(*model.gen);
-        meta["rng.data"] = generator_state_str(data_gen);
-        if (!std::isnan(result.val_loss)) meta["val_loss"] = fmt("%.6f", result.val_loss);
-        pg::save(result.checkpoint, *model.gpt, &optimizer, step, meta);
-        result.checkpoint_step = step;
-    };
-
-    const size_t B = cfg.batch, T = kInputLength, V = tok.size();
+    MetricsWriter metrics(metrics_path, run.history);
     std::unique_ptr<ProgressBar> bar;
-    if (opt.show_progress) bar = std::make_unique<ProgressBar>(cfg.steps, start);
-    double elapsed_before = history.empty() ? 0.0 : history.back().elapsed_s;
-    auto session_start = std::chrono::steady_clock::now();
-    model.gpt->train();
+    if (opt.show_progress) bar = std::make_unique<ProgressBar>(c.steps, run.start);
+    double elapsed_before = run.history.empty() ? 0.0 : run.history.back().elapsed_s;
+    auto session_start = clock::now();
+    run.model.gpt->train();
 
-    for (size_t step = start; step < cfg.steps; ++step) {
+    for (size_t step = run.start; step < c.steps; ++step) {
         if (opt.stop && opt.stop->load()) {
-            save_checkpoint(step);
+            save_checkpoint(run, step, result);
             result.status = TrainStatus::Interrupted;
             result.message = "interrupted: saved " + result.checkpoint + " at step " + std::to_string(step) +
                              "; continue with --resume";
             break;
         }
-        auto t0 = std::chrono::steady_clock::now();
-        float lr = pg::optim::warmup_cosine_lr(step, cfg.warmup, cfg.steps, cfg.lr, cfg.min_lr);
-        optimizer.set_lr(lr);
-        Batch batch = sample_batch(train_poems, B, data_gen);
-        pg::Tensor logits = model.gpt->forward(batch.inputs);                              // (B,T,V)
-        pg::Tensor loss = pg::cross_entropy(pg::reshape(logits, {B * T, V}), batch.targets, kIgnore);
-        float loss_value = cfg.inject_nan_at == step + 1 ? NAN : loss.item();
-        float norm = 0.f;
-        std::string bad;
-        if (!std::isfinite(loss_value)) {
-            bad = "the training loss is " + fmt("%g", loss_value);
-        } else {
-            optimizer.zero_grad();
-            loss.backward();
-            norm = pg::optim::clip_grad_norm(optimizer.params(), cfg.clip);
-            if (!std::isfinite(norm)) bad = "the gradient norm is " + fmt("%g", norm);
-        }
-        if (!bad.empty()) {
+        auto t0 = clock::now();
+        float lr = pg::optim::warmup_cosine_lr(step, c.warmup, c.steps, c.lr, c.min_lr);
+        Batch batch = sample_batch(run.train_poems, c.batch, run.data_gen);
+        StepStats s = train_step(*run.model.gpt, *run.optimizer, batch, lr, c.clip, c.inject_nan_at == step + 1);
+        if (!s.diverged.empty()) {
             result.status = TrainStatus::Diverged;
-            result.message = "diverged at step " + std::to_string(step + 1) + ": " + bad + " (lr " + fmt("%g", lr) +
-                             "); training stopped before updating the weights. " +
-                             (result.checkpoint_step ? "The last good checkpoint is kept: " + result.checkpoint +
-                                                           " (step " + std::to_string(result.checkpoint_step) + ")."
-                                                     : std::string("No checkpoint had been saved yet.")) +
-                             " Try a lower --lr or a longer --warmup.";
+            result.message = diverged_message(s, step + 1, result);
             break;
         }
-        optimizer.step();
-        double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
+        // record: the metrics row, validation at intervals, the checkpoint at intervals
         MetricRow row;
         row.step = step + 1;
-        row.lr = lr;
-        row.loss = loss_value;
-        row.grad_norm = norm;
-        row.tokens_per_s = static_cast<double>(B * T) / dt;
-        if (row.step % cfg.eval_every == 0 || row.step == cfg.steps) {
-            result.val_loss = static_cast<float>(validation_loss(*model.gpt, val_poems, 64).mean);
+        row.lr = s.lr;
+        row.loss = s.loss;
+        row.grad_norm = s.grad_norm;
+        row.tokens_per_s = static_cast<double>(c.batch * kInputLength) / seconds_since(t0);
+        if (row.step % c.eval_every == 0 || row.step == c.steps) {
+            result.val_loss = static_cast<float>(validation_loss(*run.model.gpt, run.val_poems, kValBatch).mean);
             row.val_loss = result.val_loss;
             if (bar) bar->note("step " + std::to_string(row.step) + ": val loss " + fmt("%.4f", result.val_loss) +
-                               ", train loss " + fmt("%.4f", loss_value));
+                               ", train loss " + fmt("%.4f", s.loss));
         }
-        row.elapsed_s = elapsed_before + std::chrono::duration<double>(std::chrono::steady_clock::now() - session_start).count();
+        row.elapsed_s = elapsed_before + seconds_since(session_start);
         metrics.append(row);
-        history.push_back(row);
-        result.losses.push_back(loss_value);
+        run.history.push_back(row);
+        result.losses.push_back(s.loss);
         result.step = row.step;
-        if (row.step % cfg.save_every == 0 || row.step == cfg.steps) save_checkpoint(row.step);
-        if (bar) bar->update(row.step, loss_value, result.val_loss, row.tokens_per_s);
-        if (opt.on_step) opt.on_step(row.step, loss_value);
+        if (row.step % c.save_every == 0 || row.step == c.steps) save_checkpoint(run, row.step, result);
+        if (bar) bar->update(row.step, s.loss, result.val_loss, row.tokens_per_s);
+        if (opt.on_step) opt.on_step(row.step, s.loss);
     }
     if (bar) bar->finish();
-    write_loss_svg(svg_path, history, "poet: " + opt.out_dir);
+    write_loss_svg(svg_path, run.history, "poet: " + opt.out_dir);
     if (result.status == TrainStatus::Finished)
-        say("poet: done in " + format_duration(history.back().elapsed_s) + "; checkpoint " + result.checkpoint +
+        say("poet: done in " + format_duration(run.history.back().elapsed_s) + "; checkpoint " + result.checkpoint +
             ", metrics " + metrics_path + ", loss curve " + svg_path);
     return result;
 }

@@ -7,9 +7,32 @@
 #include <functional>
 #include <string>
 #include <vector>
+#include "pg/nn/gpt.hpp"
+#include "pg/optim/optim.hpp"
 #include "poet/config.hpp"
+#include "poet/records.hpp"
 
 namespace poet {
+
+// ---- one step: what `./poet train`, `./poet bench`, the tests and lesson 22 all run ----
+
+// The mean cross-entropy of the batch's counted targets (kIgnore skipped): the GPT's forward on
+// inputs (B,T) gives logits (B,T,V), flattened to (B*T,V) against targets (B*T).
+pg::Tensor batch_loss(pg::nn::GPT& gpt, const Batch& batch);
+
+struct StepStats {
+    float lr = 0.f, loss = 0.f, grad_norm = 0.f;   // grad_norm: before clipping
+    std::string diverged;   // empty: the weights were updated; else why not ("the training loss is nan")
+    double forward_s = 0, backward_s = 0, update_s = 0;   // forward+loss, backward, clip+step
+};
+
+// One training step: set the learning rate, loss = batch_loss, and unless it is NaN or infinite:
+// zero_grad, backward, clip_grad_norm(clip), and unless the norm is not finite, opt.step().
+// pretend_nan treats the loss as NaN (a testing aid for the divergence path).
+StepStats train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const Batch& batch, float lr, float clip,
+                     bool pretend_nan = false);
+
+// ---- the whole run ----
 
 struct TrainOptions {
     std::string out_dir;                  // runs/NAME: model.ckpt, metrics.csv, loss.svg
