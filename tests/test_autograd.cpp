@@ -270,3 +270,11 @@ TEST_CASE("Generator: normal has mean 0 and std 1, uniform and randint stay in r
     CHECK(u.requires_grad());
     for (float v : u.to_vector()) REQUIRE((v >= 2.f && v < 3.f));
 }
+
+TEST_CASE("a backward that returns fewer gradients than its op has inputs is caught where it happens", "[autograd]") {
+    pg::Tensor a = pg::tensor({1.f, 2.f}, {2}, true), b = pg::tensor({3.f, 4.f}, {2}, true);
+    pg::Tensor y = pg::make_result(a.data() + b.data(), "two_inputs_one_grad", {a, b},
+                                   [](const pg::Array& gy, const pg::Array&) { return std::vector<pg::Array>{gy}; });
+    REQUIRE_THROWS_WITH(pg::sum(y).backward(),
+                        Catch::Contains("backward of 'two_inputs_one_grad' returned 1 gradients for its 2 inputs"));
+}

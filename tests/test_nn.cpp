@@ -238,6 +238,17 @@ TEST_CASE("GPT: logits (B,T,V), parameter count, GPT-2 style init", "[nn][gpt]")
     CHECK(twin.head.weight.to_vector() == model.head.weight.to_vector());  // one seed, one model
 }
 
+TEST_CASE("GPT: forward_last gives forward's logits at the last position", "[nn][gpt]") {
+    pg::Generator gen(2);
+    pg::nn::GPT model(small_config(), gen);
+    pg::Tensor ids = ids_tensor({1, 2, 3, 4, 5, 6, 0, 10, 9}, 3, 3);
+    pg::Tensor all = model.forward(ids);                                    // (3,3,11)
+    pg::Tensor last = model.forward_last(ids);                              // (3,11)
+    REQUIRE(last.shape() == pg::Shape{3, 11});
+    REQUIRE(last.to_vector() == pg::reshape(pg::slice(all, 1, 2, 3), {3, 11}).to_vector());
+    CHECK_THROWS_WITH(model.forward_last(ids_tensor({1, 11}, 1, 2)), Catch::Contains("GPT: id 11 at (0,1)"));
+}
+
 TEST_CASE("GPT: clear errors for bad ids, long sequences and wrong ranks", "[nn][gpt]") {
     pg::Generator gen(1);
     pg::nn::GPT model(small_config(), gen);

@@ -162,3 +162,62 @@ TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear err
     pg::save(foreign, other);
     REQUIRE_THROWS_WITH(poet::load_model(foreign), Catch::Contains("not a poet checkpoint"));
 }
+
+TEST_CASE("train_step: one step lowers the loss, a NaN loss leaves the weights alone", "[poet][train]") {
+    poet::Tokenizer tok = poet::Tokenizer::build({U"白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"});
+    std::vector<poet::Poem> poems = poet::encode_poems({U"白日依山尽，黄河入海流。欲穷千里目，更上一层楼。"}, tok);
+    poet::TrainConfig cfg = poet_test::tiny_config();
+    cfg.dropout = 0.f;
+    poet::PoetModel model = poet::make_model(tok, poet::gpt_config(cfg, tok.size()), 3);
+    pg::optim::AdamW opt(model.gpt->parameters(), poet::adamw_options(cfg));
+    poet::Batch batch = poet::validation_batch(poems, 0, 1);
+    std::vector<float> losses;
+    for (int i = 0; i < 5; ++i) {
+        poet::StepStats s = poet::train_step(*model.gpt, opt, batch, 1e-2f, 1.f);
+        REQUIRE(s.diverged.empty());
+        REQUIRE(s.lr == 1e-2f);
+        REQUIRE(opt.lr() == 1e-2f);
+        REQUIRE(s.grad_norm > 0.f);
+        losses.push_back(s.loss);
+    }
+    REQUIRE(losses[4] < losses[0] - 0.1f);
+    REQUIRE(losses[0] == Approx(poet::batch_loss(*poet::make_model(tok, poet::gpt_config(cfg, tok.size()), 3).gpt, batch)
+                                    .item()));
+
+    std::vector<float> before = model.gpt->wte.weight.to_vector();
+    poet::StepStats nan = poet::train_step(*model.gpt, opt, batch, 1e-2f, 1.f, /*pretend_nan=*/true);
+    REQUIRE_THAT(nan.diverged, Catch::Contains("the training loss is nan"));
+    REQUIRE(model.gpt->wte.weight.to_vector() == before);
+}
+
+TEST_CASE("settings: one table gives the flags, the help, validation and the metadata round trip", "[poet][config]") {
+    poet::TrainConfig c = poet_test::tiny_config();
+    c.seed = 18446744073709551615ull;
+    c.lr = 0.1f / 3;
+    pg::Metadata meta;
+    poet::to_metadata(c, meta);
+    REQUIRE(meta.size() == poet::settings().size());
+    poet::TrainConfig back = poet::train_config_from(meta);
+    for (const poet::Setting& s : poet::settings()) {
+        pg::Metadata again;
+        poet::to_metadata(back, again);
+        REQUIRE(again.at(s.key) == meta.at(s.key));   // every field, floats to the bit
+    }
+    REQUIRE(back.lr == c.lr);
+    REQUIRE(back.seed == c.seed);
+    meta["model.vocab_size"] = "9";
+    pg::nn::GPTConfig g = poet::gpt_config_from(meta);
+    REQUIRE((g.vocab_size == 9 && g.n_layer == c.n_layer && g.n_embd == c.n_embd && g.context == c.context));
+
+    c = poet::TrainConfig{};
+    c.n_layer = 65;
+    REQUIRE_THROWS_WITH(poet::validate(c), Catch::Contains("--layers 65 is outside its range [1, 64]"));
+    c = poet::TrainConfig{};
+    c.corpus = "tang";
+    REQUIRE_THROWS_WITH(poet::validate(c), Catch::Contains("--corpus must be one of jueju|all, not 'tang'"));
+    c = poet::TrainConfig{};
+    c.min_lr = 1.f;
+    REQUIRE_THROWS_WITH(poet::validate(c), Catch::Contains("--min-lr 1 must not exceed --lr 0.00200000009"));
+    meta.erase("train.clip");
+    REQUIRE_THROWS_WITH(poet::train_config_from(meta), Catch::Contains("no 'train.clip'"));
+}

@@ -126,3 +126,13 @@ TEST_CASE("softmax is stable for large logits and a fully masked row is NaN", "[
     std::vector<float> masked = pg::softmax(pg::full({3}, -INFINITY), 0).to_vector();
     for (float v : masked) CHECK(std::isnan(v));
 }
+
+TEST_CASE("shape() is a reference to one stored shape, safe to take begin() and end() of", "[tensor]") {
+    pg::Tensor t = pg::zeros({2, 3, 4});
+    std::vector<float> s(t.shape().begin(), t.shape().end());   // two calls, one vector
+    REQUIRE(s == std::vector<float>{2.f, 3.f, 4.f});
+    REQUIRE(&t.shape() == &t.shape());
+    pg::Tensor r = pg::reshape(t, {6, 4});
+    REQUIRE(r.shape() == pg::Shape{6, 4});
+    REQUIRE(t.shape() == pg::Shape{2, 3, 4});
+}

@@ -5,7 +5,7 @@
 #include <sstream>
 #include <unordered_map>
 #include <unordered_set>
-#include "broadcast.hpp"
+#include "array_util.hpp"
 
 namespace pg {
 
@@ -105,7 +105,11 @@ void run_backward(const Tensor& root, const Array& grad_root, bool retain_graph)
         Node* node = t->grad_fn.get();
         if (!node) continue;
         std::vector<Array> grads = node->backward(g, t->data);
-        for (size_t i = 0; i < node->inputs.size() && i < grads.size(); ++i) {
+        if (grads.size() != node->inputs.size())
+            throw std::logic_error("backward of '" + node->op + "' returned " + std::to_string(grads.size()) +
+                                   " gradients for its " + std::to_string(node->inputs.size()) +
+                                   " inputs; return one per input, in the order the inputs were given");
+        for (size_t i = 0; i < node->inputs.size(); ++i) {
             TensorImpl* in = node->inputs[i].impl().get();
             if (!in->requires_grad) continue;
             if (detail::shape_of(grads[i]) != detail::shape_of(in->data))

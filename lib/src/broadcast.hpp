@@ -4,14 +4,11 @@
 #pragma once
 #include <algorithm>
 #include <utility>
+#include "array_util.hpp"
 #include "kernels/simd.hpp"
 #include "pg/tensor.hpp"
 
 namespace pg::detail {
-
-inline Shape shape_of(const Array& a) { return Shape(a.shape().begin(), a.shape().end()); }
-
-inline Array empty_array(const Shape& s) { return Array::from_shape(s); }
 
 // Strides of `in` seen from a result of shape `out`: 0 where `in` is broadcast.
 inline std::vector<size_t> broadcast_strides(const Shape& in, const Shape& out) {

@@ -2,7 +2,7 @@
 // are cheap and see the same values and gradient. Leaves out: the ops (lib/src/ops/).
 #include "pg/tensor.hpp"
 #include <cmath>
-#include "broadcast.hpp"
+#include "array_util.hpp"
 #include "pg/autograd.hpp"
 #include "pg/ops.hpp"
 
@@ -14,10 +14,11 @@ Tensor::Tensor() : Tensor(Array::from_shape({0})) {}
 
 Tensor::Tensor(Array data, bool requires_grad) : impl_(std::make_shared<TensorImpl>()) {
     impl_->data = std::move(data);
+    impl_->shape = shape_of(impl_->data);
     impl_->requires_grad = requires_grad;
 }
 
-Shape Tensor::shape() const { return shape_of(impl_->data); }
+const Shape& Tensor::shape() const { return impl_->shape; }
 size_t Tensor::dim() const { return impl_->data.dimension(); }
 size_t Tensor::numel() const { return impl_->data.size(); }
 size_t Tensor::size(long d) const { return shape()[normalize_dim(d, dim(), "size")]; }

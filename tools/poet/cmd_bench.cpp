@@ -24,14 +24,14 @@ int cmd_bench(int argc, char** argv) {
         return 0;
     }
     TrainConfig cfg = train_config_from(a);
-    if (a.has("threads")) pg::set_num_threads(a.size("threads", 0));
+    apply_threads(a);
     size_t repeat = a.size("repeat", 20), warm = a.size("warmup-steps", 3);
 
     Corpus corpus = load_corpus(a.str("data", default_data_dir()), cfg.corpus);
     Tokenizer tok = Tokenizer::build(corpus.train);
     std::vector<Poem> poems = encode_poems(corpus.train, tok);
     PoetModel model = make_model(tok, gpt_config(cfg, tok.size()), cfg.seed);
-    pg::optim::AdamW opt(model.gpt->parameters(), {cfg.lr, cfg.beta1, cfg.beta2, 1e-8f, cfg.weight_decay});
+    pg::optim::AdamW opt(model.gpt->parameters(), adamw_options(cfg));
     pg::Generator gen(cfg.seed);
     const size_t B = cfg.batch, T = kInputLength, V = tok.size();
 

@@ -1,60 +1,66 @@
-// What the commands share: the TrainConfig flags (one table, so train, bench and demo agree), the
-// exit code of a training run, and the runs/ layout.
+// What the commands share: the TrainConfig flags (made from the settings table in config.cpp, so
+// train, bench and demo agree), --threads and --seed, a poem as two couplets, Ctrl-C as "save and
+// stop", the exit code of a training run, and the runs/ layout.
 // Leaves out: per-command flags (each command declares its own).
+#include <csignal>
 #include <cstdio>
+#include <random>
+#include "pg/threads.hpp"
 #include "poet/commands.hpp"
 #include "poet/corpus.hpp"
+#include "poet/quatrain.hpp"
 #include "poet/train.hpp"
+#include "poet/utf8.hpp"
 
 namespace poet {
 
 const std::set<std::string>& train_flags() {
-    static const std::set<std::string> flags = {"layers", "heads", "width", "context", "dropout", "steps", "batch",
-                                                "warmup", "lr", "min-lr", "weight-decay", "beta1", "beta2", "clip",
-                                                "seed", "corpus", "eval-every", "save-every", "inject-nan-at"};
+    static const std::set<std::string> flags = [] {
+        std::set<std::string> names;
+        for (const Setting& s : settings()) names.insert(s.flag);
+        return names;
+    }();
     return flags;
 }
 
 TrainConfig train_config_from(const Args& a) {
     TrainConfig c;
-    c.n_layer = a.size("layers", c.n_layer);
-    c.n_head = a.size("heads", c.n_head);
-    c.n_embd = a.size("width", c.n_embd);
-    c.context = a.size("context", c.context);
-    c.dropout = a.number("dropout", c.dropout);
-    c.steps = a.size("steps", c.steps);
-    c.batch = a.size("batch", c.batch);
-    c.warmup = a.has("warmup") ? a.size("warmup", 0) : default_warmup(c.steps);
-    c.lr = a.number("lr", c.lr);
-    c.min_lr = a.has("min-lr") ? a.number("min-lr", 0.f) : c.lr / 10;
-    c.weight_decay = a.number("weight-decay", c.weight_decay);
-    c.beta1 = a.number("beta1", c.beta1);
-    c.beta2 = a.number("beta2", c.beta2);
-    c.clip = a.number("clip", c.clip);
-    c.seed = a.size("seed", c.seed);
-    c.corpus = a.str("corpus", c.corpus);
-    c.eval_every = a.size("eval-every", c.eval_every);
-    c.save_every = a.size("save-every", c.save_every);
-    c.inject_nan_at = a.size("inject-nan-at", c.inject_nan_at);
+    for (const Setting& s : settings()) {
+        if (auto f = std::get_if<size_t TrainConfig::*>(&s.field)) c.**f = a.size(s.flag, c.**f);
+        else if (auto f = std::get_if<float TrainConfig::*>(&s.field)) c.**f = a.number(s.flag, c.**f);
+        else c.*std::get<std::string TrainConfig::*>(s.field) = a.str(s.flag, c.*std::get<std::string TrainConfig::*>(s.field));
+    }
+    // two defaults that follow other settings unless given
+    if (!a.has("warmup")) c.warmup = default_warmup(c.steps);
+    if (!a.has("min-lr")) c.min_lr = c.lr / 10;
     validate(c);
     return c;
 }
 
 std::string train_flags_help() {
-    TrainConfig d;
-    char buf[2048];
-    std::snprintf(buf, sizeof buf,
-                  "model:     --layers N (%zu)  --heads N (%zu)  --width N (%zu)  --context N (%zu)  --dropout P (%g)\n"
-                  "optimiser: --steps N (%zu)  --batch N (%zu)  --lr X (%g)  --min-lr X (lr/10)  --warmup N (%zu, at most steps/10)\n"
-                  "           --weight-decay X (%g)  --beta1 X (%g)  --beta2 X (%g)  --clip X (%g)\n"
-                  "data:      --corpus jueju|all (%s)  --seed N (%llu)\n"
-                  "intervals: --eval-every N (%zu)  --save-every N (%zu)\n"
-                  "testing:   --inject-nan-at STEP (pretend that step's loss is NaN)\n",
-                  d.n_layer, d.n_head, d.n_embd, d.context, static_cast<double>(d.dropout), d.steps, d.batch,
-                  static_cast<double>(d.lr), d.warmup, static_cast<double>(d.weight_decay),
-                  static_cast<double>(d.beta1), static_cast<double>(d.beta2), static_cast<double>(d.clip),
-                  d.corpus.c_str(), static_cast<unsigned long long>(d.seed), d.eval_every, d.save_every);
-    return buf;
+    const TrainConfig d;
+    std::string help, group;
+    for (const Setting& s : settings()) {
+        if (s.group != group) {
+            group = s.group;
+            char head[16];
+            std::snprintf(head, sizeof head, "%-10s", (group + ":").c_str());
+            help += (help.empty() ? "" : "\n") + std::string(head);
+        }
+        std::string value;
+        if (s.default_note) value = s.default_note;
+        else if (auto f = std::get_if<size_t TrainConfig::*>(&s.field)) value = std::to_string(d.**f);
+        else if (auto f = std::get_if<float TrainConfig::*>(&s.field)) {
+            char buf[32];
+            std::snprintf(buf, sizeof buf, "%g", static_cast<double>(d.**f));
+            value = buf;
+        } else value = d.*std::get<std::string TrainConfig::*>(s.field);
+        std::string item = " --" + std::string(s.flag) + " " + s.value + " (" + value + ")";
+        size_t line_start = help.rfind('\n') == std::string::npos ? 0 : help.rfind('\n') + 1;
+        if (help.size() - line_start + item.size() > 100) help += "\n" + std::string(10, ' ');   // wrap long groups
+        help += item;
+    }
+    return help + "\n";
 }
 
 int training_exit_code(const TrainResult& r, const std::string& name, const std::string& resume_hint) {
@@ -68,6 +74,39 @@ int training_exit_code(const TrainResult& r, const std::string& name, const std:
     }
     return 0;
 }
+
+void apply_threads(const Args& a) {
+    if (a.has("threads")) pg::set_num_threads(a.size("threads", 0));
+}
+
+uint64_t seed_or_random(const Args& a) { return a.has("seed") ? a.size("seed", 0) : std::random_device{}(); }
+
+std::string couplets(const std::string& poem, const std::string& indent) {
+    std::u32string t = decode_utf8(poem);
+    if (t.size() != quatrain::kLength) return poem;
+    const size_t half = quatrain::kLength / 2;   // two lines of 5 characters and their marks
+    return encode_utf8(t.substr(0, half)) + "\n" + indent + encode_utf8(t.substr(half));
+}
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+extern "C" void on_sigint(int) {
+    g_stop.store(true);
+    std::signal(SIGINT, SIG_DFL);   // a second Ctrl-C ends the program at once (the saved file stays whole)
+}
+
+}  // namespace
+
+StopOnCtrlC::StopOnCtrlC() {
+    g_stop.store(false);
+    std::signal(SIGINT, on_sigint);
+}
+
+StopOnCtrlC::~StopOnCtrlC() { std::signal(SIGINT, SIG_DFL); }
+
+const std::atomic<bool>* StopOnCtrlC::stop() const { return &g_stop; }
 
 std::string run_dir(const std::string& name) { return std::string(POET_SOURCE_DIR) + "/runs/" + name; }
 

@@ -2,11 +2,8 @@
 // an interrupted one; else train the default model with the progress bar. Then write poems for a
 // handful of characters. Exit codes as `./poet train`.
 // Leaves out: choosing other settings (use ./poet train for that, then ./poet write).
-#include <csignal>
 #include <cstdio>
 #include <fstream>
-#include <random>
-#include "pg/threads.hpp"
 #include "poet/commands.hpp"
 #include "poet/corpus.hpp"
 #include "poet/model.hpp"
@@ -17,13 +14,6 @@
 namespace poet {
 
 namespace {
-
-std::atomic<bool> g_demo_stop{false};
-
-extern "C" void on_demo_sigint(int) {
-    g_demo_stop.store(true);
-    std::signal(SIGINT, SIG_DFL);
-}
 
 const char* const kDemoChars[] = {"春", "月", "山", "风", "花", "雪"};
 
@@ -37,7 +27,7 @@ int cmd_demo(int argc, char** argv) {
                     TrainConfig{}.steps);
         return 0;
     }
-    if (a.has("threads")) pg::set_num_threads(a.size("threads", 0));
+    apply_threads(a);
     std::string ckpt = default_checkpoint();
     if (is_finished_checkpoint(ckpt)) {
         std::fprintf(stderr, "poet demo: using the finished model at %s (delete runs/poet/ to train again)\n", ckpt.c_str());
@@ -46,21 +36,20 @@ int cmd_demo(int argc, char** argv) {
         opt.out_dir = run_dir("poet");
         opt.data_dir = default_data_dir();
         opt.resume = static_cast<bool>(std::ifstream(ckpt));
-        opt.stop = &g_demo_stop;
+        StopOnCtrlC ctrl_c;
+        opt.stop = ctrl_c.stop();
         if (opt.resume) std::fprintf(stderr, "poet demo: %s holds an unfinished run; resuming it\n", ckpt.c_str());
-        std::signal(SIGINT, on_demo_sigint);
         TrainConfig cfg;
         if (a.has("steps")) {
             cfg.steps = a.size("steps", cfg.steps);
             cfg.warmup = default_warmup(cfg.steps);
         }
         TrainResult r = train(cfg, opt);
-        std::signal(SIGINT, SIG_DFL);
         if (int code = training_exit_code(r, "demo", "; ./poet demo resumes it")) return code;
     }
 
     PoetModel model = load_model(ckpt);
-    uint64_t seed = a.has("seed") ? a.size("seed", 0) : std::random_device{}();
+    uint64_t seed = seed_or_random(a);
     pg::Generator gen(seed);
     WriteOptions opt;
     size_t samples = a.size("samples", 2);
@@ -71,10 +60,7 @@ int cmd_demo(int argc, char** argv) {
         if (!model.tok.contains(ch[0])) continue;
         std::vector<WrittenPoem> poems =
             write_poems(*model.gpt, model.tok, std::vector<int>(samples, model.tok.id(ch[0])), opt, gen);
-        for (const WrittenPoem& p : poems) {
-            std::u32string t = decode_utf8(p.text);
-            std::printf("\n  %s   %s\n      %s\n", c, encode_utf8(t.substr(0, 12)).c_str(), encode_utf8(t.substr(12)).c_str());
-        }
+        for (const WrittenPoem& p : poems) std::printf("\n  %s   %s\n", c, couplets(p.text, "      ").c_str());
     }
     std::printf("\nMore: ./poet write 月 --samples 4   ./poet write 山 --acrostic   ./poet eval\n");
     return 0;

@@ -4,7 +4,6 @@
 // Leaves out: comparing checkpoints (run it once per checkpoint).
 #include <cmath>
 #include <cstdio>
-#include "pg/threads.hpp"
 #include "poet/commands.hpp"
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
@@ -32,7 +31,7 @@ int cmd_eval(int argc, char** argv) {
                     "Prompts are the given characters, else N drawn uniformly from the vocabulary.\n");
         return 0;
     }
-    if (a.has("threads")) pg::set_num_threads(a.size("threads", 0));
+    apply_threads(a);
     std::string path = a.str("checkpoint", default_checkpoint());
     PoetModel model = load_model(path);
     TrainConfig cfg = train_config_from(model.metadata);
@@ -40,7 +39,7 @@ int cmd_eval(int argc, char** argv) {
     std::printf("checkpoint %s: step %llu, corpus '%s', vocabulary %zu\n", path.c_str(),
                 static_cast<unsigned long long>(model.step), cfg.corpus.c_str(), model.tok.size());
 
-    ValLoss v = validation_loss(*model.gpt, encode_poems(corpus.val, model.tok), 64);
+    ValLoss v = validation_loss(*model.gpt, encode_poems(corpus.val, model.tok), kValidationBatch);
     std::printf("\nvalidation loss %.4f nats per character (%.3f bits, perplexity %.1f) over %zu poems x 25 predictions\n",
                 v.mean, v.mean / std::log(2.0), std::exp(v.mean), v.records);
     std::printf("by position (loss of each character of the poem, given the ones before it):\n");

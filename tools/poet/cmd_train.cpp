@@ -1,7 +1,6 @@
 // `./poet train`: flags -> TrainConfig -> train(), with Ctrl-C turned into "save and stop".
 // Exit codes: 0 finished, 130 interrupted (checkpoint saved), 2 diverged (NaN/inf loss), 1 error.
 // Leaves out: the loop itself (train.cpp).
-#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include "poet/commands.hpp"
@@ -9,17 +8,6 @@
 #include "poet/train.hpp"
 
 namespace poet {
-
-namespace {
-
-std::atomic<bool> g_stop{false};
-
-extern "C" void on_sigint(int) {
-    g_stop.store(true);
-    std::signal(SIGINT, SIG_DFL);   // a second Ctrl-C ends the program at once (the saved file stays whole)
-}
-
-}  // namespace
 
 int cmd_train(int argc, char** argv) {
     std::set<std::string> valued = train_flags();
@@ -50,11 +38,9 @@ int cmd_train(int argc, char** argv) {
             throw std::invalid_argument("train: " + opt.out_dir + " already holds a checkpoint; continue it with --resume, "
                                         "start it again with --overwrite, or pick another --out NAME");
     }
-    opt.stop = &g_stop;
-    std::signal(SIGINT, on_sigint);
-    TrainResult r = train(cfg, opt);
-    std::signal(SIGINT, SIG_DFL);
-    return training_exit_code(r, "train", "");
+    StopOnCtrlC ctrl_c;
+    opt.stop = ctrl_c.stop();
+    return training_exit_code(train(cfg, opt), "train", "");
 }
 
 }  // namespace poet

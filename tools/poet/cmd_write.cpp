@@ -2,12 +2,8 @@
 // one couplet per line; the seed and how the character got into each poem go to stderr.
 // Leaves out: batch prompts (call it once per character, or see ./poet eval).
 #include <cstdio>
-#include <random>
-#include "pg/threads.hpp"
 #include "poet/commands.hpp"
 #include "poet/model.hpp"
-#include "poet/quatrain.hpp"
-#include "poet/utf8.hpp"
 #include "poet/variants.hpp"
 #include "poet/writer.hpp"
 
@@ -15,9 +11,7 @@ namespace poet {
 
 // A poem as two couplets on two lines; anything not well formed is printed as it came.
 static std::string show(const WrittenPoem& p) {
-    if (!p.well_formed) return p.text + "    (not a well-formed quatrain)";
-    std::u32string t = decode_utf8(p.text);
-    return encode_utf8(t.substr(0, 12)) + "\n" + encode_utf8(t.substr(12));
+    return p.well_formed ? couplets(p.text) : p.text + "    (not a well-formed quatrain)";
 }
 
 int cmd_write(int argc, char** argv) {
@@ -34,7 +28,7 @@ int cmd_write(int argc, char** argv) {
     if (a.positional().size() > 1)
         throw std::invalid_argument("write: one character at a time, got " + std::to_string(a.positional().size()) +
                                     " arguments");
-    if (a.has("threads")) pg::set_num_threads(a.size("threads", 0));
+    apply_threads(a);
     WriteOptions opt;
     size_t samples = a.size("samples", 4);
     opt.sampling.temperature = a.number("temperature", 0.8f);
@@ -43,7 +37,7 @@ int cmd_write(int argc, char** argv) {
     opt.placement = a.on("acrostic") ? Placement::Acrostic : opt.constrained ? Placement::Model : Placement::Prefix;
     if (samples == 0) throw std::invalid_argument("write: --samples must be at least 1");
     if (opt.sampling.temperature < 0.f) throw std::invalid_argument("write: --temperature must be >= 0");
-    uint64_t seed = a.has("seed") ? a.size("seed", 0) : std::random_device{}();
+    uint64_t seed = seed_or_random(a);
 
     PoetModel model = load_model(a.str("checkpoint", default_checkpoint()));
     int k = prompt_char_id(a.positional()[0], model.tok);

@@ -2,6 +2,8 @@
 // the flags that set a TrainConfig and where runs live.
 // Leaves out: the bash launcher (./poet), which builds and then execs this program.
 #pragma once
+#include <atomic>
+#include <cstdint>
 #include <set>
 #include <string>
 #include "poet/args.hpp"
@@ -19,6 +21,23 @@ int cmd_demo(int argc, char** argv);
 const std::set<std::string>& train_flags();
 TrainConfig train_config_from(const Args& args);
 std::string train_flags_help();
+
+// --threads N sets pg's thread count when given; --seed S, or a fresh random seed when absent.
+void apply_threads(const Args& args);
+uint64_t seed_or_random(const Args& args);
+
+// A quatrain's 24 characters as its two couplets on two lines, the second line after `indent`;
+// anything else comes back as it was.
+std::string couplets(const std::string& poem, const std::string& indent = "");
+
+// While one lives, Ctrl-C raises stop() instead of ending the program (the training loop then
+// saves and returns); a second Ctrl-C ends the program at once.
+class StopOnCtrlC {
+public:
+    StopOnCtrlC();
+    ~StopOnCtrlC();
+    const std::atomic<bool>* stop() const;
+};
 
 // POET_SOURCE_DIR/runs/NAME, and its model.ckpt.
 std::string run_dir(const std::string& name);

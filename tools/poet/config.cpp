@@ -1,7 +1,8 @@
-// Validation of a TrainConfig and its exact round trip through checkpoint metadata: floats are
-// written with 9 significant digits, so reading them back gives the same bits.
+// The settings table, and what is made from it: validation of a TrainConfig and its exact round trip
+// through checkpoint metadata (floats written with 9 significant digits give back the same bits).
 // Leaves out: backward compatibility with other metadata layouts (there is only one, format 1).
 #include "poet/config.hpp"
+#include "poet/records.hpp"
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -9,31 +10,86 @@
 #include <cstring>
 #include <sstream>
 #include <stdexcept>
+#include <type_traits>
 
 namespace poet {
 
+static_assert(std::is_same_v<uint64_t, size_t>, "TrainConfig::seed is a size_t setting in the table");
+
+const std::vector<Setting>& settings() {
+    using C = TrainConfig;
+    const double big = 1e9, u64 = 18446744073709551615.0;
+    static const std::vector<Setting> table = {
+        // flag            metadata key           group        value        field             min    max
+        {"layers",         "model.n_layer",       "model",     "N",         &C::n_layer,      1,     64,   nullptr},
+        {"heads",          "model.n_head",        "model",     "N",         &C::n_head,       1,     64,   nullptr},
+        {"width",          "model.n_embd",        "model",     "N",         &C::n_embd,       1,     4096, nullptr},
+        {"context",        "model.context",       "model",     "N",         &C::context,      kInputLength, 1024, nullptr},
+        {"dropout",        "model.dropout",       "model",     "P",         &C::dropout,      0,     0.99, nullptr},
+        {"steps",          "train.steps",         "optimiser", "N",         &C::steps,        1,     big,  nullptr},
+        {"batch",          "train.batch",         "optimiser", "N",         &C::batch,        1,     65536, nullptr},
+        {"lr",             "train.lr",            "optimiser", "X",         &C::lr,           1e-12, 10,   nullptr},
+        {"min-lr",         "train.min_lr",        "optimiser", "X",         &C::min_lr,       0,     10,   "lr/10"},
+        {"warmup",         "train.warmup",        "optimiser", "N",         &C::warmup,       0,     big,  "100, at most steps/10"},
+        {"weight-decay",   "train.weight_decay",  "optimiser", "X",         &C::weight_decay, 0,     10,   nullptr},
+        {"beta1",          "train.beta1",         "optimiser", "X",         &C::beta1,        0,     0.9999, nullptr},
+        {"beta2",          "train.beta2",         "optimiser", "X",         &C::beta2,        0,     0.9999, nullptr},
+        {"clip",           "train.clip",          "optimiser", "X",         &C::clip,         1e-12, 1e6,  nullptr},
+        {"corpus",         "train.corpus",        "data",      "jueju|all", &C::corpus,       0,     0,    nullptr},
+        {"seed",           "train.seed",          "data",      "N",         &C::seed,         0,     u64,  nullptr},
+        {"eval-every",     "train.eval_every",    "intervals", "N",         &C::eval_every,   1,     big,  nullptr},
+        {"save-every",     "train.save_every",    "intervals", "N",         &C::save_every,   1,     big,  nullptr},
+        {"inject-nan-at",  "train.inject_nan_at", "testing",   "STEP",      &C::inject_nan_at, 0,    big,
+         "0: never; pretends that step's loss is NaN"},
+    };
+    return table;
+}
+
 size_t default_warmup(size_t steps) { return std::min(TrainConfig{}.warmup, steps / 10); }
+
+static std::string num_str(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+// The setting's value in cfg as text: what --help shows and the checkpoint stores (floats with 9
+// significant digits, so reading them back gives the same bits).
+static std::string value_str(const TrainConfig& cfg, const Setting& s) {
+    if (auto f = std::get_if<size_t TrainConfig::*>(&s.field)) return std::to_string(cfg.**f);
+    if (auto f = std::get_if<float TrainConfig::*>(&s.field)) return num_str(static_cast<double>(cfg.**f));
+    return cfg.*std::get<std::string TrainConfig::*>(s.field);
+}
 
 void validate(const TrainConfig& c) {
     auto need = [](bool ok, const std::string& what) {
         if (!ok) throw std::invalid_argument("train: " + what);
     };
-    need(c.n_layer >= 1, "--layers must be at least 1");
+    // the rules between settings first: their messages say more than a range
+    need(c.context >= kInputLength, "--context " + std::to_string(c.context) + " is shorter than a record (BOS k SEP "
+                                    "poem EOS needs " + std::to_string(kInputLength) + " input positions)");
     need(c.n_head >= 1 && c.n_embd % c.n_head == 0, "--width " + std::to_string(c.n_embd) +
                                                         " must be a multiple of --heads " + std::to_string(c.n_head));
-    need(c.context >= 27, "--context " + std::to_string(c.context) + " is shorter than a record (BOS k SEP poem EOS "
-                          "needs 27 input positions)");
-    need(c.dropout >= 0.f && c.dropout < 1.f, "--dropout " + std::to_string(c.dropout) + " is not in [0, 1)");
-    need(c.steps >= 1, "--steps must be at least 1");
-    need(c.batch >= 1, "--batch must be at least 1");
     need(c.warmup < c.steps, "--warmup " + std::to_string(c.warmup) + " must be below --steps " + std::to_string(c.steps));
-    need(std::isfinite(c.lr) && c.lr > 0.f, "--lr must be a positive number");
-    need(std::isfinite(c.min_lr) && c.min_lr >= 0.f && c.min_lr <= c.lr, "--min-lr must be in [0, lr]");
-    need(std::isfinite(c.weight_decay) && c.weight_decay >= 0.f, "--weight-decay must be >= 0");
-    need(c.beta1 >= 0.f && c.beta1 < 1.f && c.beta2 >= 0.f && c.beta2 < 1.f, "--beta1 and --beta2 must be in [0, 1)");
-    need(std::isfinite(c.clip) && c.clip > 0.f, "--clip must be positive");
-    need(c.corpus == "jueju" || c.corpus == "all", "--corpus must be jueju or all, not '" + c.corpus + "'");
-    need(c.eval_every >= 1 && c.save_every >= 1, "--eval-every and --save-every must be at least 1");
+    need(c.min_lr <= c.lr, "--min-lr " + num_str(c.min_lr) + " must not exceed --lr " + num_str(c.lr));
+    for (const Setting& s : settings()) {
+        if (auto f = std::get_if<std::string TrainConfig::*>(&s.field)) {
+            std::string choices = std::string("|") + s.value + "|";
+            need(choices.find("|" + c.**f + "|") != std::string::npos,
+                 std::string("--") + s.flag + " must be one of " + s.value + ", not '" + c.**f + "'");
+            continue;
+        }
+        double v = std::holds_alternative<size_t TrainConfig::*>(s.field)
+                       ? static_cast<double>(c.*std::get<size_t TrainConfig::*>(s.field))
+                       : static_cast<double>(c.*std::get<float TrainConfig::*>(s.field));
+        need(std::isfinite(v) && v >= s.min && v <= s.max, std::string("--") + s.flag + " " + value_str(c, s) +
+                                                              " is outside its range [" + num_str(s.min) + ", " +
+                                                              num_str(s.max) + "]");
+    }
+}
+
+pg::optim::AdamWOptions adamw_options(const TrainConfig& c) {
+    return {c.lr, c.beta1, c.beta2, 1e-8f, c.weight_decay};
 }
 
 pg::nn::GPTConfig gpt_config(const TrainConfig& c, size_t vocab_size) {
@@ -45,12 +101,6 @@ pg::nn::GPTConfig gpt_config(const TrainConfig& c, size_t vocab_size) {
     g.n_embd = c.n_embd;
     g.dropout = c.dropout;
     return g;
-}
-
-static std::string fstr(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(v));
-    return buf;
 }
 
 static const std::string& get(const pg::Metadata& meta, const std::string& key) {
@@ -76,61 +126,28 @@ static float get_float(const pg::Metadata& meta, const std::string& key) {
     return v;
 }
 
+// Sets the setting's field in cfg from its metadata key.
+static void read_setting(const pg::Metadata& m, const Setting& s, TrainConfig& cfg) {
+    if (auto f = std::get_if<size_t TrainConfig::*>(&s.field)) cfg.**f = get_size(m, s.key);
+    else if (auto f = std::get_if<float TrainConfig::*>(&s.field)) cfg.**f = get_float(m, s.key);
+    else cfg.*std::get<std::string TrainConfig::*>(s.field) = get(m, s.key);
+}
+
 void to_metadata(const TrainConfig& c, pg::Metadata& m) {
-    m["model.n_layer"] = std::to_string(c.n_layer);
-    m["model.n_head"] = std::to_string(c.n_head);
-    m["model.n_embd"] = std::to_string(c.n_embd);
-    m["model.context"] = std::to_string(c.context);
-    m["model.dropout"] = fstr(c.dropout);
-    m["train.steps"] = std::to_string(c.steps);
-    m["train.batch"] = std::to_string(c.batch);
-    m["train.warmup"] = std::to_string(c.warmup);
-    m["train.lr"] = fstr(c.lr);
-    m["train.min_lr"] = fstr(c.min_lr);
-    m["train.weight_decay"] = fstr(c.weight_decay);
-    m["train.beta1"] = fstr(c.beta1);
-    m["train.beta2"] = fstr(c.beta2);
-    m["train.clip"] = fstr(c.clip);
-    m["train.seed"] = std::to_string(c.seed);
-    m["train.corpus"] = c.corpus;
-    m["train.eval_every"] = std::to_string(c.eval_every);
-    m["train.save_every"] = std::to_string(c.save_every);
-    m["train.inject_nan_at"] = std::to_string(c.inject_nan_at);
+    for (const Setting& s : settings()) m[s.key] = value_str(c, s);
 }
 
 TrainConfig train_config_from(const pg::Metadata& m) {
     TrainConfig c;
-    c.n_layer = get_size(m, "model.n_layer");
-    c.n_head = get_size(m, "model.n_head");
-    c.n_embd = get_size(m, "model.n_embd");
-    c.context = get_size(m, "model.context");
-    c.dropout = get_float(m, "model.dropout");
-    c.steps = get_size(m, "train.steps");
-    c.batch = get_size(m, "train.batch");
-    c.warmup = get_size(m, "train.warmup");
-    c.lr = get_float(m, "train.lr");
-    c.min_lr = get_float(m, "train.min_lr");
-    c.weight_decay = get_float(m, "train.weight_decay");
-    c.beta1 = get_float(m, "train.beta1");
-    c.beta2 = get_float(m, "train.beta2");
-    c.clip = get_float(m, "train.clip");
-    c.seed = get_size(m, "train.seed");
-    c.corpus = get(m, "train.corpus");
-    c.eval_every = get_size(m, "train.eval_every");
-    c.save_every = get_size(m, "train.save_every");
-    c.inject_nan_at = get_size(m, "train.inject_nan_at");
+    for (const Setting& s : settings()) read_setting(m, s, c);
     return c;
 }
 
 pg::nn::GPTConfig gpt_config_from(const pg::Metadata& m) {
-    pg::nn::GPTConfig g;
-    g.vocab_size = get_size(m, "model.vocab_size");
-    g.n_layer = get_size(m, "model.n_layer");
-    g.n_head = get_size(m, "model.n_head");
-    g.n_embd = get_size(m, "model.n_embd");
-    g.context = get_size(m, "model.context");
-    g.dropout = get_float(m, "model.dropout");
-    return g;
+    TrainConfig c;
+    for (const Setting& s : settings())
+        if (std::string(s.key).rfind("model.", 0) == 0) read_setting(m, s, c);
+    return gpt_config(c, get_size(m, "model.vocab_size"));
 }
 
 std::string generator_state_str(const pg::Generator& gen) {

@@ -16,12 +16,7 @@ std::vector<std::vector<float>> next_logits(pg::nn::GPT& gpt, const std::vector<
     std::vector<float> flat;
     flat.reserve(B * T);
     for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.end());
-    pg::Tensor ids = pg::tensor(flat, {B, T});
-    // as GPT::forward, but the head only sees the last position: (B,T,C) -> (B,1,C) -> (B,1,V)
-    pg::Tensor x = gpt.wte.forward(ids) + gpt.wpe.forward(pg::arange(T));
-    for (auto& block : gpt.blocks) x = block->forward(x);
-    x = pg::slice(x, 1, static_cast<long>(T) - 1, static_cast<long>(T));
-    pg::Tensor logits = gpt.head.forward(gpt.ln_f.forward(x));
+    pg::Tensor logits = gpt.forward_last(pg::tensor(flat, {B, T}));   // (B,V)
     std::vector<std::vector<float>> out(B);
     for (size_t b = 0; b < B; ++b) out[b].assign(logits.ptr() + b * V, logits.ptr() + (b + 1) * V);
     return out;

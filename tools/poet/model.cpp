@@ -18,17 +18,9 @@ PoetModel make_model(const Tokenizer& tok, const pg::nn::GPTConfig& cfg, uint64_
 }
 
 void model_metadata(const PoetModel& m, pg::Metadata& meta) {
-    const pg::nn::GPTConfig& c = m.gpt->config();
     meta["poet.format"] = kFormat;
     meta["tokenizer"] = m.tok.serialize();
-    meta["model.vocab_size"] = std::to_string(c.vocab_size);
-    meta["model.n_layer"] = std::to_string(c.n_layer);
-    meta["model.n_head"] = std::to_string(c.n_head);
-    meta["model.n_embd"] = std::to_string(c.n_embd);
-    meta["model.context"] = std::to_string(c.context);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(c.dropout));
-    meta["model.dropout"] = buf;
+    meta["model.vocab_size"] = std::to_string(m.gpt->config().vocab_size);
 }
 
 PoetModel load_model(const std::string& path) {

@@ -22,7 +22,8 @@ struct PoetModel {
 // A fresh model with weights drawn from `seed`.
 PoetModel make_model(const Tokenizer& tok, const pg::nn::GPTConfig& cfg, uint64_t seed);
 
-// "poet.format", "tokenizer" and "model.*": what load_model needs.
+// "poet.format", "tokenizer" and "model.vocab_size": with the TrainConfig's own keys (to_metadata,
+// which holds the model's shape as "model.*"), what load_model needs.
 void model_metadata(const PoetModel& m, pg::Metadata& meta);
 
 // Reads a poet checkpoint. Throws pg::CheckpointError naming the file and the problem (missing,

@@ -36,7 +36,8 @@ Batch make_batch(const std::vector<std::vector<int>>& records) {
     for (size_t b = 0; b < B; ++b) {
         if (records[b].size() != kRecordLength)
             throw std::invalid_argument("make_batch: record " + std::to_string(b) + " has " +
-                                        std::to_string(records[b].size()) + " ids, expected 28");
+                                        std::to_string(records[b].size()) + " ids, expected " +
+                                        std::to_string(kRecordLength));
         for (size_t t = 0; t < T; ++t) {
             x[b * T + t] = static_cast<float>(records[b][t]);
             // targets k and SEP (predicted from BOS and k) carry no loss

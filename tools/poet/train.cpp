@@ -25,7 +25,6 @@ namespace {
 
 using clock = std::chrono::steady_clock;
 const uint64_t kDataStream = 0x9E3779B97F4A7C15ull;   // data order draws from seed ^ this
-const size_t kValBatch = 64;                          // validation records per forward
 
 double seconds_since(clock::time_point t0) { return std::chrono::duration<double>(clock::now() - t0).count(); }
 
@@ -109,8 +108,7 @@ Run restore(TrainConfig cfg, const TrainOptions& opt, TrainResult& result, const
     run.train_poems = encode_poems(corpus.train, run.tok);
     run.val_poems = encode_poems(corpus.val, run.tok);
     run.model = make_model(run.tok, gpt_config(cfg, run.tok.size()), cfg.seed);
-    run.optimizer = std::make_unique<pg::optim::AdamW>(
-        run.model.gpt->parameters(), pg::optim::AdamWOptions{cfg.lr, cfg.beta1, cfg.beta2, 1e-8f, cfg.weight_decay});
+    run.optimizer = std::make_unique<pg::optim::AdamW>(run.model.gpt->parameters(), adamw_options(cfg));
     run.data_gen = pg::Generator(cfg.seed ^ kDataStream);
     if (opt.resume) {
         pg::LoadedCheckpoint loaded = pg::load(result.checkpoint, *run.model.gpt, run.optimizer.get());
@@ -209,7 +207,7 @@ TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
         row.grad_norm = s.grad_norm;
         row.tokens_per_s = static_cast<double>(c.batch * kInputLength) / seconds_since(t0);
         if (row.step % c.eval_every == 0 || row.step == c.steps) {
-            result.val_loss = static_cast<float>(validation_loss(*run.model.gpt, run.val_poems, kValBatch).mean);
+            result.val_loss = static_cast<float>(validation_loss(*run.model.gpt, run.val_poems, kValidationBatch).mean);
             row.val_loss = result.val_loss;
             if (bar) bar->note("step " + std::to_string(row.step) + ": val loss " + fmt("%.4f", result.val_loss) +
                                ", train loss " + fmt("%.4f", s.loss));

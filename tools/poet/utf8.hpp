@@ -13,8 +13,9 @@ std::u32string decode_utf8(const std::string& text, const std::string& what = "i
 std::string encode_utf8(char32_t c);
 std::string encode_utf8(const std::u32string& s);
 
-// U+4E00..U+9FFF, the block every corpus character comes from (data/poems/README.md).
-bool is_han(char32_t c);  // a CJK ideograph: the basic block, extensions A to G, compatibility forms
+// A CJK ideograph: the basic block U+4E00..U+9FFF (every corpus character comes from it,
+// data/poems/README.md), Extension A, the compatibility forms, and Extensions B to G.
+bool is_han(char32_t c);
 
 // "U+6625" for diagnostics.
 std::string code_point_str(char32_t c);

@@ -8,6 +8,8 @@
 
 namespace poet {
 
+constexpr size_t kValidationBatch = 64;   // records per forward: what train and eval use
+
 struct ValLoss {
     double mean = 0;                    // over every counted prediction
     std::vector<double> per_position;   // 25 means: poem positions 0..23, then EOS

@@ -30,7 +30,7 @@ bool is_well_formed(const std::vector<int>& ids, const Tokenizer& tok) {
 namespace {
 
 constexpr size_t kPoemStart = kPromptLength;                                  // index of the poem in a row
-constexpr size_t kRowLength = kPromptLength + quatrain::kLength + 1;          // BOS k SEP poem EOS = 28
+constexpr size_t kRowLength = kRecordLength;                                  // BOS k SEP poem EOS
 
 // Fixed ids of a constrained row: punctuation at the line ends and EOS after them.
 std::vector<int> layout(const Tokenizer& tok) {

@@ -48,7 +48,7 @@ Tensor max(const Tensor& x);                                  // gradient to the
 Tensor max(const Tensor& x, long dim, bool keepdim = false);
 
 // ---- shape (lib/src/ops/shape_ops.cpp) ----
-Tensor reshape(const Tensor& x, const Shape& shape);          // one entry may be -1 via reshape_infer
+Tensor reshape(const Tensor& x, const Shape& shape);          // same numel; for a -1 entry use reshape_infer
 Tensor reshape_infer(const Tensor& x, const std::vector<long>& shape);
 Tensor transpose(const Tensor& x, long d0, long d1);
 Tensor permute(const Tensor& x, const std::vector<long>& dims);
@@ -76,6 +76,7 @@ Tensor embedding(const Tensor& weight, const Tensor& ids);
 Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, float eps = 1e-5f);
 // zero with probability p, scale the rest by 1/(1-p); identity when !training or p == 0.
 Tensor dropout(const Tensor& x, float p, bool training, Generator& gen);
+void check_dropout_p(float p);   // throws std::invalid_argument unless p is in [0, 1)
 
 // The name of every op that records a Node; tests require a gradient check for each.
 const std::vector<std::string>& op_names();

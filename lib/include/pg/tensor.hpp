@@ -14,6 +14,7 @@ struct Node;
 // What a Tensor handle points to. Copies of a Tensor share one TensorImpl.
 struct TensorImpl {
     Array data;                  // the values
+    Shape shape;                 // data's shape, stored so shape() hands out a reference
     Array grad;                  // d(loss)/d(data) after backward, valid when has_grad
     bool has_grad = false;
     bool requires_grad = false;  // leaf that wants a gradient, or result of such
@@ -27,14 +28,14 @@ public:
     explicit Tensor(Array data, bool requires_grad = false);
 
     // shape and values
-    Shape shape() const;
+    const Shape& shape() const;                  // a reference: t.shape().begin() and .end() are one vector
     size_t dim() const;
     size_t numel() const;
     size_t size(long dim) const;                 // negative dims count from the end
     float item() const;                          // the one value of a 1-element tensor
     std::vector<float> to_vector() const;        // flat row-major copy
     const Array& data() const;
-    Array& mutable_data();                       // in-place edits, outside the graph
+    Array& mutable_data();                       // in-place edits of the values (never the shape), outside the graph
     const float* ptr() const;
 
     // autograd

@@ -56,23 +56,33 @@ GPT::GPT(const GPTConfig& cfg, Generator& gen)
     fill_normal(head.weight, std, gen);
 }
 
-Tensor GPT::forward(const Tensor& ids) {
-    Shape s = ids.shape();
+Tensor GPT::stream(const Tensor& ids) {
+    const Shape& s = ids.shape();
     if (s.size() != 2 || s[1] == 0)
         throw ShapeError("GPT: ids " + shape_str(s) + " must be (B,T) with T >= 1");
-    size_t B = s[0], T = s[1], V = cfg_.vocab_size;
+    size_t T = s[1];
     if (T > cfg_.context)
         throw ShapeError("GPT: sequence length T = " + std::to_string(T) + " exceeds the context of " +
                          std::to_string(cfg_.context));
-    for (size_t i = 0; i < B * T; ++i) {
-        float id = ids.ptr()[i];
-        if (!(id >= 0.f && id < static_cast<float>(V) && id == std::floor(id)))
-            throw std::out_of_range("GPT: id " + std::to_string(id) + " at (" + std::to_string(i / T) + "," +
-                                    std::to_string(i % T) + ") is not a whole number in [0, " + std::to_string(V) + ")");
+    Tensor x;
+    try {
+        x = wte.forward(ids) + wpe.forward(arange(T));     // (B,T,C) + (T,C); the embedding checks every id
+    } catch (const IdError& e) {                           // ... and GPT names the id by (b,t)
+        throw IdError("GPT: id " + e.value + " at (" + std::to_string(e.position / T) + "," +
+                          std::to_string(e.position % T) + ") is not a whole number in [0, " + std::to_string(e.limit) + ")",
+                      e.value, e.position, e.limit);
     }
-    Tensor x = wte.forward(ids) + wpe.forward(arange(T));  // (B,T,C) + (T,C)
     for (auto& block : blocks) x = block->forward(x);
-    return head.forward(ln_f.forward(x));                  // (B,T,V)
+    return x;                                              // (B,T,C)
+}
+
+Tensor GPT::forward(const Tensor& ids) { return head.forward(ln_f.forward(stream(ids))); }  // (B,T,V)
+
+Tensor GPT::forward_last(const Tensor& ids) {
+    Tensor x = stream(ids);
+    const size_t B = x.shape()[0], T = x.shape()[1];
+    Tensor last = slice(x, 1, static_cast<long>(T) - 1, static_cast<long>(T));   // (B,1,C)
+    return reshape(head.forward(ln_f.forward(last)), {B, cfg_.vocab_size});      // (B,V)
 }
 
 }  // namespace pg::nn

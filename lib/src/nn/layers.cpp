@@ -33,9 +33,7 @@ LayerNorm::LayerNorm(size_t dim, float eps_) : eps(eps_) {
 
 Tensor LayerNorm::forward(const Tensor& x) const { return layer_norm(x, weight, bias, eps); }
 
-Dropout::Dropout(float p_, Generator& gen) : p(p_), gen_(&gen) {
-    if (!(p >= 0.f && p < 1.f)) throw std::invalid_argument("Dropout: p = " + std::to_string(p) + " is not in [0, 1)");
-}
+Dropout::Dropout(float p_, Generator& gen) : p(p_), gen_(&gen) { check_dropout_p(p); }
 
 Tensor Dropout::forward(const Tensor& x) const { return dropout(x, p, is_training(), *gen_); }
 

@@ -24,33 +24,48 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     ys.push_back(N);
     ys.push_back(M);
     Array y = empty_array(ys);
+    const bool same_batch = a_batch == batch && b_batch == batch;   // nothing broadcast
+    const size_t nbatch = numel_of(batch);
     const float* pa = a.ptr();
     const float* pb = b.ptr();
     float* py = y.data();
     // y[i] = a[ia] @ b[ib] for every batch index i (ia, ib: the broadcast matrices it reads)
-    for_each_broadcast(a_batch, b_batch, batch, [&](size_t i, size_t ia, size_t ib) {
-        kernels::gemm(false, false, N, M, K, pa + ia * N * K, K, pb + ib * K * M, M, py + i * N * M, M, false);
-    });
+    if (same_batch) {   // attention's (B,NH,T,HS) @ (B,NH,HS,T): many small products, spread over threads
+        kernels::gemm_batched(nbatch, false, false, N, M, K, pa, K, N * K, pb, M, K * M, py, M, N * M, false);
+    } else {
+        for_each_broadcast(a_batch, b_batch, batch, [&](size_t i, size_t ia, size_t ib) {
+            kernels::gemm(false, false, N, M, K, pa + ia * N * K, K, pb + ib * K * M, M, py + i * N * M, M, false);
+        });
+    }
     return make_result(std::move(y), "matmul", {a, b},
-                       [a, b, a_batch, b_batch, batch, N, K, M](const Array& gy, const Array&) {
+                       [a, b, a_batch, b_batch, batch, same_batch, nbatch, N, K, M](const Array& gy,
+                                                                                const Array&) {
                            // y = a @ b  =>  da = gy @ b^T, db = a^T @ gy (summed over broadcast batch dims)
                            std::vector<Array> g(2);
                            const float* pgy = gy.data();
                            if (a.requires_grad()) {
                                g[0] = xt::zeros<float>(a.shape());
                                float* pga = g[0].data();
-                               for_each_broadcast(a_batch, b_batch, batch, [&](size_t i, size_t ia, size_t ib) {
-                                   kernels::gemm(false, true, N, K, M, pgy + i * N * M, M, b.ptr() + ib * K * M, M,
-                                                 pga + ia * N * K, K, true);
-                               });
+                               if (same_batch)
+                                   kernels::gemm_batched(nbatch, false, true, N, K, M, pgy, M, N * M, b.ptr(), M,
+                                                         K * M, pga, K, N * K, true);
+                               else
+                                   for_each_broadcast(a_batch, b_batch, batch, [&](size_t i, size_t ia, size_t ib) {
+                                       kernels::gemm(false, true, N, K, M, pgy + i * N * M, M, b.ptr() + ib * K * M,
+                                                     M, pga + ia * N * K, K, true);
+                                   });
                            }
                            if (b.requires_grad()) {
                                g[1] = xt::zeros<float>(b.shape());
                                float* pgb = g[1].data();
-                               for_each_broadcast(a_batch, b_batch, batch, [&](size_t i, size_t ia, size_t ib) {
-                                   kernels::gemm(true, false, K, M, N, a.ptr() + ia * N * K, K, pgy + i * N * M, M,
-                                                 pgb + ib * K * M, M, true);
-                               });
+                               if (same_batch)
+                                   kernels::gemm_batched(nbatch, true, false, K, M, N, a.ptr(), K, N * K, pgy, M,
+                                                         N * M, pgb, M, K * M, true);
+                               else
+                                   for_each_broadcast(a_batch, b_batch, batch, [&](size_t i, size_t ia, size_t ib) {
+                                       kernels::gemm(true, false, K, M, N, a.ptr() + ia * N * K, K, pgy + i * N * M,
+                                                     M, pgb + ib * K * M, M, true);
+                                   });
                            }
                            return g;
                        });

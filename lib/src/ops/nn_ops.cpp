@@ -231,18 +231,22 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
                        });
 }
 
-Tensor dropout(const Tensor& x, float p, bool training, Generator& gen) {
+void check_dropout_p(float p) {
     if (!(p >= 0.f && p < 1.f)) {
         std::ostringstream value;  // prints 1, 1.5, -0.1, nan as written
         value << p;
         throw std::invalid_argument("dropout: p = " + value.str() + " is not in [0, 1)");
     }
+}
+
+Tensor dropout(const Tensor& x, float p, bool training, Generator& gen) {
+    check_dropout_p(p);
     if (!training || p == 0.f) return x;
     float scale = 1.f / (1.f - p);
     Array keep = map(x.data(), [&](float) { return gen.uniform() >= p ? scale : 0.f; });
     Array y = zip(x.data(), keep, [](float v, float k) { return v * k; });
     return make_result(std::move(y), "dropout", {x}, [keep](const Array& gy, const Array&) {
-        // y = x * keep / (1 - p)  =>  dx = gy * keep / (1 - p)
+        // y = x * keep, keep = 1/(1-p) where kept and 0 where dropped  =>  dx = gy * keep
         return grads(zip(gy, keep, [](float g, float k) { return g * k; }));
     });
 }

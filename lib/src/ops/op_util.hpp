@@ -48,13 +48,15 @@ struct AroundDim {
     }
 };
 
-// The whole number stored in a float id, checked to lie in [0, limit).
+// The whole number stored in a float id, checked to lie in [0, limit); `pos` is its flat index.
+// The one check of ids and targets: embedding, index_select and cross_entropy call it.
 inline size_t read_id(float v, size_t limit, const std::string& op, const std::string& what, size_t pos) {
     if (!(v >= 0.f) || v != std::floor(v) || v >= static_cast<float>(limit)) {
         std::ostringstream value;  // prints 7, 1.5, -1, nan as written
         value << v;
-        throw std::out_of_range(op + ": " + what + " " + value.str() + " at position " + std::to_string(pos) +
-                                " is not a whole number in [0, " + std::to_string(limit) + ")");
+        throw IdError(op + ": " + what + " " + value.str() + " at position " + std::to_string(pos) +
+                          " is not a whole number in [0, " + std::to_string(limit) + ")",
+                      value.str(), pos, limit);
     }
     return static_cast<size_t>(v);
 }

@@ -1,7 +1,7 @@
 // What every optimizer shares: zero_grad, and the name-and-shape check behind load_state.
 // Leaves out: the update rules (sgd.cpp, adam.cpp).
 #include <stdexcept>
-#include "../broadcast.hpp"
+#include "../array_util.hpp"
 #include "pg/optim/optim.hpp"
 #include "state_check.hpp"
 

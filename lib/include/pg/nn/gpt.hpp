@@ -1,6 +1,6 @@
 // The GPT: token and position embeddings, n_layer pre-norm blocks, a final LayerNorm and an
 // untied head. Parameter order (and names) match the PyTorch reference in tools/reference/.
-// Leaves out: generation (the poet's sampler lives in tools/poet/), weight tying, caches.
+// Leaves out: sampling (the poet's sampler lives in tools/poet/), weight tying, key/value caches.
 #pragma once
 #include <memory>
 #include <vector>
@@ -25,6 +25,9 @@ public:
     GPT(const GPTConfig& cfg, Generator& gen);
     // ids (B,T) whole numbers in [0,V), T <= context -> logits (B,T,V); throws naming a bad id or T
     Tensor forward(const Tensor& ids);
+    // The same, with ln_f and the head applied to the last position only: ids (B,T) -> logits (B,V),
+    // the next token's, all that sampling needs (the head is most of a step's work when T is short).
+    Tensor forward_last(const Tensor& ids);
     const GPTConfig& config() const { return cfg_; }
 
     Embedding wte;                               // (V,C)
@@ -34,6 +37,7 @@ public:
     Linear head;                                 // (V,C), no bias
 
 private:
+    Tensor stream(const Tensor& ids);   // checks ids, then the embeddings and blocks: (B,T) -> (B,T,C)
     GPTConfig cfg_;
 };
 
