@@ -32,7 +32,7 @@ TrainConfig train_config_from(const Args& a) {
     }
     // two defaults that follow other settings unless given
     if (!a.has("warmup")) c.warmup = default_warmup(c.steps);
-    if (!a.has("min-lr")) c.min_lr = c.lr / 10;
+    if (!a.has("min-lr") && a.has("lr")) c.min_lr = c.lr / 10;   // else TrainConfig's own, as the demo trains
     validate(c);
     return c;
 }

@@ -1,0 +1,311 @@
+// Lesson 20's checks for gpt_parameter_count and gpt_forward, shared by starter.cpp, solution.cpp and
+// your exercise.cpp: counts against num_parameters(), the forward against pg::nn::GPT with the same
+// weights, and probes that tell a missing piece by its behaviour. Leaves out: training, sampling.
+#pragma once
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include "lesson.hpp"
+#include "poet/records.hpp"
+#include "poet/train.hpp"
+
+// The modules of one pg::nn::GPT, without GPT::forward: your gpt_forward puts them together.
+struct GPTParts {
+    const pg::nn::Embedding& wte;        // weight (V,C): one row per token id
+    const pg::nn::Embedding& wpe;        // weight (context,C): one row per position
+    std::vector<pg::nn::Block*> blocks;  // n_layer pre-norm blocks (lesson 17), in order
+    const pg::nn::LayerNorm& ln_f;       // the final norm, over C
+    const pg::nn::Linear& head;          // weight (V,C), no bias: C -> V
+};
+
+inline GPTParts parts_of(pg::nn::GPT& gpt) {
+    std::vector<pg::nn::Block*> blocks;
+    for (auto& b : gpt.blocks) blocks.push_back(b.get());
+    return {gpt.wte, gpt.wpe, blocks, gpt.ln_f, gpt.head};
+}
+
+namespace exercise {
+// The number of scalars in a GPT of this shape: wte, wpe, n_layer blocks, ln_f and the untied head.
+size_t gpt_parameter_count(const pg::nn::GPTConfig& cfg);
+// The GPT's forward from its parts. ids (B,T) whole numbers in [0,V), T <= context -> logits (B,T,V)
+pg::Tensor gpt_forward(const GPTParts& gpt, const pg::Tensor& ids);
+}  // namespace exercise
+
+namespace check20 {
+
+const char* const kNoPositions =
+    "every position gives the same logits, so your forward cannot see positions: the position embedding is "
+    "missing; add it to the token embedding, x = wte(ids) + wpe(arange(T))";
+const char* const kPositionsFromIds =
+    "your position vectors change with the token ids: positions looked up with the token ids, wpe(ids); the "
+    "positions are 0..T-1 whatever the tokens are: wpe.forward(pg::arange(T))";
+const char* const kNoFinalNorm =
+    "with ln_f's weight 0 and bias b, ln_f(x) = b at every position and every logit row must be head(b): the "
+    "final LayerNorm ln_f is missing, or is not the last step before the head: logits = head(ln_f(x))";
+const char* const kBlocksCombined =
+    "positions, ln_f and every block are there, yet the blocks combine differently from GPT::forward: each "
+    "block already adds its own residual, so x = block->forward(x), not x + block->forward(x); every block "
+    "once, in order";
+
+inline pg::nn::GPTConfig config(size_t V, size_t context, size_t n_layer, size_t n_head, size_t C) {
+    pg::nn::GPTConfig cfg;
+    cfg.vocab_size = V;
+    cfg.context = context;
+    cfg.n_layer = n_layer;
+    cfg.n_head = n_head;
+    cfg.n_embd = C;
+    return cfg;
+}
+
+inline std::unique_ptr<pg::nn::GPT> make_gpt(const pg::nn::GPTConfig& cfg, pg::Generator& gen) {
+    return std::make_unique<pg::nn::GPT>(cfg, gen);
+}
+
+// Gives every LayerNorm and bias its own random numbers (they start as ones and zeros), so that a
+// forward that leaves one out, or mixes two up, cannot match GPT::forward by luck.
+inline void distinguish(pg::nn::GPT& gpt, pg::Generator& gen) {
+    std::vector<pg::Tensor*> weights = {&gpt.ln_f.weight}, biases = {&gpt.ln_f.bias};
+    for (auto& b : gpt.blocks) {
+        weights.insert(weights.end(), {&b->ln1.weight, &b->ln2.weight});
+        biases.insert(biases.end(), {&b->ln1.bias, &b->ln2.bias, &b->attn.qkv.bias, &b->attn.proj.bias,
+                                     &b->mlp.fc.bias, &b->mlp.out.bias});
+    }
+    for (pg::Tensor* w : weights) w->copy_(pg::randn(w->shape(), gen) * 0.3f + 1.f);
+    for (pg::Tensor* b : biases) b->copy_(pg::randn(b->shape(), gen) * 0.3f);
+}
+
+inline pg::Tensor random_ids(size_t B, size_t T, size_t V, pg::Generator& gen) {
+    std::vector<float> ids(B * T);
+    for (float& id : ids) id = static_cast<float>(gen.randint(V));
+    return pg::tensor(ids, {B, T});
+}
+
+// Targets as a record has them: the first two of each row ignored.
+inline pg::Tensor record_targets(size_t B, size_t T, size_t V, pg::Generator& gen) {
+    std::vector<float> y(B * T);
+    for (size_t i = 0; i < B * T; ++i) y[i] = i % T < 2 ? poet::kIgnore : static_cast<float>(gen.randint(V));
+    return pg::tensor(y, {B * T});
+}
+
+// Your forward, with the errors its ops can throw turned into a hint about the likely cause.
+inline pg::Tensor call_forward(pg::nn::GPT& gpt, const pg::Tensor& ids) {
+    try {
+        return exercise::gpt_forward(parts_of(gpt), ids);
+    } catch (const pg::ShapeError& e) {
+        throw lesson::CheckFailed("gpt_forward" + lesson::str(ids.shape()), "logits (B,T,V)",
+                                  std::string("a ShapeError: ") + e.what(),
+                                  "wpe.forward(pg::arange(T)) is (T,C) for this batch's T, not the whole context; "
+                                  "the stream stays (B,T,C) through the blocks and ln_f, and only the head makes "
+                                  "it (B,T,V)");
+    } catch (const std::out_of_range& e) {
+        throw lesson::CheckFailed("gpt_forward" + lesson::str(ids.shape()), "logits (B,T,V)",
+                                  std::string("an out_of_range: ") + e.what(),
+                                  "an id reached a table with no row for it: wpe has one row per position "
+                                  "(context rows), so positions looked up with the token ids fail once an id "
+                                  "passes the context; use wpe.forward(pg::arange(T))");
+    }
+}
+
+// The largest |a - b|, infinity when the shapes differ.
+inline double max_diff(const pg::Tensor& a, const pg::Tensor& b) {
+    if (a.shape() != b.shape()) return std::numeric_limits<double>::infinity();
+    double m = 0;
+    for (size_t i = 0; i < a.numel(); ++i) m = std::max(m, static_cast<double>(std::fabs(a.ptr()[i] - b.ptr()[i])));
+    return m;
+}
+
+// ---- probes: each builds a small GPT, sets some weights so one piece shows, and returns the hint
+//      when your forward behaves as though that piece were missing ("" when it does not) ----
+
+const size_t kProbeV = 12, kProbeContext = 12;   // V <= context: even wpe(ids) runs
+
+// Zero token embedding: only the positions tell the rows apart.
+inline std::string probe_positions_seen() {
+    pg::Generator gen(201);
+    auto gpt = make_gpt(config(kProbeV, kProbeContext, 2, 2, 8), gen);
+    gpt->wte.weight.copy_(pg::zeros(gpt->wte.weight.shape()));
+    pg::Tensor y = call_forward(*gpt, pg::tensor({{7.f, 3.f, 9.f, 1.f, 4.f, 6.f}}));   // (1,6) -> (1,6,V)
+    if (y.shape() != pg::Shape{1, 6, kProbeV}) return "";
+    double spread = 0;
+    for (size_t t = 1; t < 6; ++t)
+        for (size_t v = 0; v < kProbeV; ++v)
+            spread = std::max(spread, static_cast<double>(std::fabs(y.ptr()[t * kProbeV + v] - y.ptr()[v])));
+    return spread < 1e-6 ? kNoPositions : "";
+}
+
+// Zero token embedding: two different sequences must give the same logits, position by position.
+inline std::string probe_positions_not_ids() {
+    pg::Generator gen(202);
+    auto gpt = make_gpt(config(kProbeV, kProbeContext, 2, 2, 8), gen);
+    gpt->wte.weight.copy_(pg::zeros(gpt->wte.weight.shape()));
+    pg::Tensor a = call_forward(*gpt, pg::tensor({{7.f, 3.f, 9.f, 1.f, 4.f, 6.f}}));
+    pg::Tensor b = call_forward(*gpt, pg::tensor({{2.f, 8.f, 5.f, 0.f, 11.f, 10.f}}));
+    return a.shape() == b.shape() && max_diff(a, b) > 1e-6 ? kPositionsFromIds : "";
+}
+
+// ln_f's weight 0, bias b: ln_f(x) = b everywhere, so every row of logits is head(b).
+inline std::string probe_final_norm() {
+    pg::Generator gen(203);
+    auto gpt = make_gpt(config(kProbeV, kProbeContext, 2, 2, 8), gen);
+    pg::Tensor b = pg::randn({8}, gen);
+    gpt->ln_f.weight.copy_(pg::zeros({8}));
+    gpt->ln_f.bias.copy_(b);
+    pg::Tensor row = gpt->head.forward(b);                                             // (V)
+    pg::Tensor y = call_forward(*gpt, random_ids(2, 5, kProbeV, gen));               // (2,5,V)
+    if (y.shape() != pg::Shape{2, 5, kProbeV}) return "";
+    for (size_t r = 0; r < 10; ++r)
+        for (size_t v = 0; v < kProbeV; ++v)
+            if (std::fabs(y.ptr()[r * kProbeV + v] - row.ptr()[v]) > 1e-5) return kNoFinalNorm;
+    return "";
+}
+
+// Changing block i's weights must change the logits, for every i.
+inline std::string probe_every_block() {
+    pg::Generator gen(204);
+    auto gpt = make_gpt(config(kProbeV, kProbeContext, 3, 2, 8), gen);
+    pg::Tensor ids = random_ids(2, 5, kProbeV, gen);
+    pg::Tensor before = call_forward(*gpt, ids);
+    for (size_t i = 0; i < gpt->blocks.size(); ++i) {
+        for (pg::Tensor* w : {&gpt->blocks[i]->attn.proj.weight, &gpt->blocks[i]->mlp.out.weight})
+            w->copy_(*w + pg::randn(w->shape(), gen) * 0.3f);
+        pg::Tensor after = call_forward(*gpt, ids);
+        if (after.shape() == before.shape() && max_diff(after, before) < 1e-7)
+            return "changing block " + std::to_string(i) + " of " + std::to_string(gpt->blocks.size()) +
+                   " does not change your logits, so that block is not used: chain the blocks, each reading the "
+                   "stream the one before it wrote: for every block in order, x = block->forward(x)";
+        before = after;
+    }
+    return "";
+}
+
+// Which piece the numbers point to: the first probe that fails, else how the blocks are combined.
+inline std::string diagnose() {
+    try {
+        for (auto probe : {probe_positions_seen, probe_positions_not_ids, probe_final_norm, probe_every_block}) {
+            std::string hint = probe();
+            if (!hint.empty()) return hint;
+        }
+    } catch (const lesson::CheckFailed& e) {
+        return e.hint;
+    }
+    return kBlocksCombined;
+}
+
+// Your logits against GPT::forward's, within 1e-5; on a mismatch the hint comes from diagnose().
+inline void expect_logits(const std::string& what, const pg::Tensor& got, const pg::Tensor& want) {
+    lesson::expect_shape(what + " shape", got.shape(), want.shape(),
+                         "logits are (B,T,V): one row of V scores per position; the head (C -> V) comes last");
+    double d = max_diff(got, want);
+    if (!(d <= 1e-5))
+        throw lesson::CheckFailed(what, "GPT::forward's logits (within 0.00001)",
+                                  "max |difference| " + lesson::num(d, 6), diagnose());
+}
+
+// The count's likely slip, read from the numbers.
+inline std::string count_hint(const pg::nn::GPTConfig& cfg, size_t got, size_t want) {
+    const size_t V = cfg.vocab_size, C = cfg.n_embd;
+    if (got == want - V * C)
+        return "one V x C table short: the head is untied, a second V x C matrix of its own (no bias), "
+               "besides wte";
+    if (got == want % (size_t{1} << 32))
+        return "the count overflowed 32 bits (it came out modulo 2^32): compute in size_t, not int or unsigned";
+    if (got == want - 2 * C) return "ln_f is missing: its weight and bias hold 2C";
+    if (got == want - cfg.context * C) return "wpe is missing: context x C";
+    return "V C (wte) + context C (wpe) + n_layer (12 C^2 + 13 C) (the blocks, lesson 17) + 2 C (ln_f) + V C (head)";
+}
+
+inline void expect_count(const pg::nn::GPTConfig& cfg, size_t want) {
+    size_t got = exercise::gpt_parameter_count(cfg);
+    lesson::expect("gpt_parameter_count(V " + std::to_string(cfg.vocab_size) + ", context " +
+                       std::to_string(cfg.context) + ", n_layer " + std::to_string(cfg.n_layer) + ", C " +
+                       std::to_string(cfg.n_embd) + ")",
+                   got == want, std::to_string(want), std::to_string(got), count_hint(cfg, got, want));
+}
+
+// Your logits and loss against GPT::forward and poet::batch_loss on one batch.
+inline void expect_forward(pg::nn::GPT& gpt, size_t B, size_t T, pg::Generator& gen) {
+    const size_t V = gpt.config().vocab_size;
+    poet::Batch batch{random_ids(B, T, V, gen), record_targets(B, T, V, gen)};
+    pg::Tensor got = call_forward(gpt, batch.inputs);
+    expect_logits("gpt_forward logits at (B,T) = " + lesson::str(pg::Shape{B, T}), got, gpt.forward(batch.inputs));
+    pg::Tensor loss = pg::cross_entropy(pg::reshape(got, {B * T, V}), batch.targets, poet::kIgnore);
+    lesson::expect_near("the loss of your logits", loss.item(), poet::batch_loss(gpt, batch).item(), 1e-5,
+                        "the same logits give the same loss: look at the logits first");
+}
+
+}  // namespace check20
+
+int main() {
+    using namespace check20;
+    lesson::Checks checks("20", "tiny_gpt");
+    checks.run("parameter count of the poet's default model: V 7817, context 32, 4 blocks of C 128", [] {
+        pg::Generator gen(1);
+        pg::nn::GPTConfig cfg = config(7817, 32, 4, 4, 128);
+        expect_count(cfg, make_gpt(cfg, gen)->num_parameters());
+    });
+    checks.run("parameter count against num_parameters() for other shapes (0 to 3 blocks)", [] {
+        for (const pg::nn::GPTConfig& cfg : {config(10, 8, 2, 2, 8), config(65, 64, 1, 4, 32), config(30, 27, 3, 2, 16),
+                                             config(12, 5, 0, 1, 4)}) {
+            pg::Generator gen(2);
+            expect_count(cfg, make_gpt(cfg, gen)->num_parameters());
+        }
+    });
+    checks.run("parameter count for GPT-3's shape: V 50257, context 2048, 96 blocks of C 12288", [] {
+        expect_count(config(50257, 2048, 96, 96, 12288), 175221817344ull);
+    });
+    checks.run("logits and loss against GPT::forward at (B,T) = (2,5), a small GPT", [] {
+        pg::Generator gen(205);
+        auto gpt = make_gpt(config(30, 32, 2, 2, 16), gen);
+        distinguish(*gpt, gen);
+        expect_forward(*gpt, 2, 5, gen);
+    });
+    checks.run("logits and loss against GPT::forward at (B,T) = (3,27), the poet's default shape", [] {
+        pg::Generator gen(206);
+        auto gpt = make_gpt(config(7817, 32, 4, 4, 128), gen);
+        distinguish(*gpt, gen);
+        expect_forward(*gpt, 3, 27, gen);
+    });
+    checks.run("every parameter receives the gradient GPT::forward gives it", [] {
+        pg::Generator gen(207);
+        auto gpt = make_gpt(config(30, 32, 2, 2, 16), gen);
+        distinguish(*gpt, gen);
+        poet::Batch batch{random_ids(2, 7, 30, gen), record_targets(2, 7, 30, gen)};
+        poet::batch_loss(*gpt, batch).backward();
+        std::vector<std::pair<std::string, pg::Tensor>> want;
+        for (const auto& [name, p] : gpt->named_parameters()) want.push_back({name, p.grad()});
+        gpt->zero_grad();
+        pg::Tensor got = call_forward(*gpt, batch.inputs);
+        expect_logits("gpt_forward logits at (B,T) = (2,7)", got, gpt->forward(batch.inputs));
+        lesson::expect("gpt_forward's result", got.requires_grad(), "a tensor that requires grad", "no gradient history",
+                       "build it from the modules' forward and +: no pg::tensor(values), no detach");
+        pg::cross_entropy(pg::reshape(got, {14, 30}), batch.targets, poet::kIgnore).backward();
+        for (const auto& [name, p] : gpt->named_parameters()) {
+            pg::Tensor expected;
+            for (const auto& [n, g] : want)
+                if (n == name) expected = g;
+            lesson::expect(name + " has a gradient", p.has_grad(), "a gradient", "none",
+                           "every parameter lies on the path from ids to the loss: do not detach any part");
+            lesson::expect_near(name + ".grad()", p.grad(), expected, 1e-5,
+                                "the gradient follows the forward: with the same logits it is the same, unless a "
+                                "part was detached");
+        }
+    });
+    checks.run("a token at different positions gives different logits (wte zeroed)", [] {
+        std::string hint = probe_positions_seen();
+        lesson::expect("the logits of the six positions", hint.empty(), "six different rows", "six equal rows", hint);
+    });
+    checks.run("the positions are 0..T-1, whatever the tokens (wte zeroed, two sequences)", [] {
+        std::string hint = probe_positions_not_ids();
+        lesson::expect("the logits of 7 3 9 1 4 6 and of 2 8 5 0 11 10", hint.empty(), "the same logits", "different logits", hint);
+    });
+    checks.run("ln_f is the last step before the head (ln_f weight 0, bias b)", [] {
+        std::string hint = probe_final_norm();
+        lesson::expect("every row of logits", hint.empty(), "head(b)", "other rows", hint);
+    });
+    checks.run("every block counts (each of 3 blocks changed in turn)", [] {
+        std::string hint = probe_every_block();
+        lesson::expect("the logits after each change", hint.empty(), "changed every time", "unchanged once", hint);
+    });
+    return checks.finish();
+}

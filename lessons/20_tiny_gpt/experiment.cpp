@@ -1,0 +1,262 @@
+// Lesson 20 experiment: the poet's whole GPT, logits = head(ln_f(blocks(wte(ids) + wpe(0..T-1)))),
+// built from the default config, its 2.8 M parameters counted by formula, one forward step by step,
+// the loss at initialisation beside ln V, where the gradient lands, and a gradcheck of a micro GPT.
+// Leaves out: training (lessons 21-22) and sampling (lesson 23).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <set>
+#include "lesson.hpp"
+#include "poet/config.hpp"
+#include "poet/corpus.hpp"
+#include "poet/model.hpp"
+#include "poet/records.hpp"
+#include "poet/tokenizer.hpp"
+#include "poet/train.hpp"
+
+// The standard deviation of all of t's numbers (about the mean), accumulated in double.
+static double std_of(const pg::Tensor& t) {
+    std::vector<float> v = t.to_vector();
+    double mean = 0, sq = 0;
+    for (float x : v) mean += x;
+    mean /= static_cast<double>(v.size());
+    for (float x : v) sq += (x - mean) * (x - mean);
+    return std::sqrt(sq / static_cast<double>(v.size()));
+}
+
+static float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
+    std::vector<float> va = a.to_vector(), vb = b.to_vector();
+    float m = 0.f;
+    for (size_t i = 0; i < va.size(); ++i) m = std::max(m, std::fabs(va[i] - vb[i]));
+    return m;
+}
+
+// How many rows of a (N, C) gradient hold at least one nonzero number.
+static size_t nonzero_rows(const pg::Tensor& grad) {
+    size_t N = grad.shape()[0], C = grad.shape()[1], rows = 0;
+    for (size_t r = 0; r < N; ++r)
+        for (size_t c = 0; c < C; ++c)
+            if (grad.ptr()[r * C + c] != 0.f) {
+                ++rows;
+                break;
+            }
+    return rows;
+}
+
+// The largest difference between position t's logits and position 0's, over t: (1,T,V) -> number.
+static float spread_over_positions(const pg::Tensor& logits) {
+    size_t T = logits.shape()[1], V = logits.shape()[2];
+    float m = 0.f;
+    for (size_t t = 1; t < T; ++t)
+        for (size_t v = 0; v < V; ++v) m = std::max(m, std::fabs(logits.ptr()[t * V + v] - logits.ptr()[v]));
+    return m;
+}
+
+static std::string pct(size_t part, size_t total) {
+    return lesson::num(100.0 * static_cast<double>(part) / static_cast<double>(total), 2) + "%";
+}
+
+static void run() {
+    lesson::section("the poet's default model");
+    poet::Corpus corpus = poet::load_corpus(poet::default_data_dir(), "all");
+    poet::Tokenizer tok = poet::Tokenizer::build(corpus.train);
+    std::vector<poet::Poem> poems = poet::encode_poems(corpus.train, tok);
+    poet::TrainConfig cfg;
+    const size_t V = tok.size();
+    pg::nn::GPTConfig gcfg = poet::gpt_config(cfg, V);
+    std::cout << "corpus 'all': " << poems.size() << " training quatrains; the tokenizer's V = " << V << "\n";
+    lesson::confirm("V", static_cast<double>(V), 7817, 0, "`./poet bench` prints vocab_size");
+    std::cout << "gpt_config: vocab_size " << gcfg.vocab_size << ", context " << gcfg.context << ", n_layer "
+              << gcfg.n_layer << ", n_head " << gcfg.n_head << ", n_embd " << gcfg.n_embd << ", dropout "
+              << lesson::num(gcfg.dropout, 1) << "\n";
+    poet::PoetModel model = poet::make_model(tok, gcfg, cfg.seed);
+    pg::nn::GPT& gpt = *model.gpt;
+
+    lesson::section("the parameters, by formula and by parameters()");
+    const size_t C = gcfg.n_embd, L = gcfg.n_layer, ctx = gcfg.context;
+    const size_t wte = V * C, wpe = ctx * C, block = 12 * C * C + 13 * C, ln_f = 2 * C, head = V * C;
+    const size_t total = wte + wpe + L * block + ln_f + head;
+    auto row = [&](const char* part, const std::string& shape, const char* formula, size_t count) {
+        std::printf("  %-7s %-13s %-16s %8zu %7s\n", part, shape.c_str(), formula, count, pct(count, total).c_str());
+    };
+    std::printf("  %-7s %-13s %-16s %8s %7s\n", "part", "shape", "formula", "count", "share");
+    row("wte", lesson::str(gpt.wte.weight.shape()), "V C", wte);
+    row("wpe", lesson::str(gpt.wpe.weight.shape()), "context C", wpe);
+    row("blocks", std::to_string(L) + " blocks", "4 (12C^2 + 13C)", L * block);
+    row("ln_f", "(128), (128)", "2C", ln_f);
+    row("head", lesson::str(gpt.head.weight.shape()), "V C (no bias)", head);
+    std::printf("  %-7s %-13s %-16s %8zu\n", "total", "", "", total);
+    std::vector<pg::Tensor> params = gpt.parameters();
+    size_t summed = 0;
+    for (const pg::Tensor& p : params) summed += p.numel();
+    std::cout << "gpt.parameters(): " << params.size() << " tensors holding " << summed
+              << " numbers; gpt.num_parameters() = " << gpt.num_parameters() << "\n";
+    lesson::confirm("num_parameters against the formula", static_cast<double>(gpt.num_parameters()),
+                    static_cast<double>(total), 0, "2 V C + context C + n_layer (12 C^2 + 13 C) + 2 C");
+    lesson::confirm("num_parameters", static_cast<double>(gpt.num_parameters()), 2798592, 0,
+                    "`./poet bench` prints parameters");
+    std::cout << "the embedding and the head together: " << pct(wte + head, total) << " of the weights\n";
+    {
+        const double V3 = 50257, C3 = 12288, ctx3 = 2048, L3 = 96;  // GPT-3's shape, the same formula
+        double untied = 2 * V3 * C3 + ctx3 * C3 + L3 * (12 * C3 * C3 + 13 * C3) + 2 * C3;
+        std::printf("GPT-3's shape (V 50257, context 2048, 96 layers, C 12288): %.0f = %.1f B untied, "
+                    "%.1f B with the head tied to wte (as in GPT-2 and GPT-3)\n", untied, untied / 1e9, (untied - V3 * C3) / 1e9);
+    }
+
+    lesson::section("one forward, step by step: a batch of 64 real records");
+    pg::Generator data_gen(cfg.seed);
+    poet::Batch batch = poet::sample_batch(poems, cfg.batch, data_gen);
+    const size_t B = batch.inputs.shape()[0], T = batch.inputs.shape()[1];
+    std::vector<int> row0;
+    for (size_t t = 0; t < T; ++t) row0.push_back(static_cast<int>(batch.inputs.ptr()[t]));
+    std::cout << "record 0's inputs: " << tok.decode(row0) << "\n";
+    std::cout << "ids " << lesson::str(batch.inputs.shape()) << ", targets " << lesson::str(batch.targets.shape())
+              << "\n";
+    pg::Tensor tok_emb = gpt.wte.forward(batch.inputs);            // (B,T,C)
+    pg::Tensor pos_emb = gpt.wpe.forward(pg::arange(T));           // (T,C)
+    pg::Tensor x = tok_emb + pos_emb;                              // (B,T,C), pos_emb broadcast over B
+    std::cout << "tok_emb = wte(ids)          " << lesson::str(tok_emb.shape()) << "  std "
+              << lesson::num(std_of(tok_emb)) << "\n";
+    std::cout << "pos_emb = wpe(arange(27))   " << lesson::str(pos_emb.shape()) << "    std "
+              << lesson::num(std_of(pos_emb)) << "\n";
+    std::cout << "x = tok_emb + pos_emb       " << lesson::str(x.shape()) << "  std " << lesson::num(std_of(x))
+              << "   (by hand: 0.02 sqrt 2 = " << lesson::num(0.02 * std::sqrt(2.0)) << ")\n";
+    for (size_t i = 0; i < L; ++i) {
+        x = gpt.blocks[i]->forward(x);
+        std::cout << "x = blocks[" << i << "](x)            " << lesson::str(x.shape()) << "  std "
+                  << lesson::num(std_of(x)) << "\n";
+    }
+    pg::Tensor normed = gpt.ln_f.forward(x);                       // (B,T,C)
+    std::cout << "ln_f(x)                     " << lesson::str(normed.shape()) << "  std "
+              << lesson::num(std_of(normed)) << "\n";
+    pg::Tensor logits = gpt.head.forward(normed);                  // (B,T,V)
+    std::cout << "logits = head(ln_f(x))      " << lesson::str(logits.shape()) << " std "
+              << lesson::num(std_of(logits)) << "   (by hand: 0.02 sqrt 128 = " << lesson::num(0.02 * std::sqrt(128.0))
+              << ")\n";
+    pg::Tensor logits_lib = gpt.forward(batch.inputs);
+    lesson::confirm("assembled against gpt.forward, max |difference|", max_abs_diff(logits, logits_lib), 0, 0,
+                    "GPT::forward");
+
+    lesson::section("why the position embedding: 春 five times");
+    std::vector<int> spring(5, tok.id(U'春'));
+    pg::Tensor ids5 = pg::tensor(std::vector<float>(spring.begin(), spring.end()), {1, 5});
+    pg::Tensor with_wpe = gpt.forward(ids5);
+    pg::Tensor h = gpt.wte.forward(ids5);                          // (1,5,C), no wpe
+    for (auto& blk : gpt.blocks) h = blk->forward(h);
+    pg::Tensor without_wpe = gpt.head.forward(gpt.ln_f.forward(h));
+    std::cout << "ids " << tok.decode(spring) << " " << lesson::str(ids5.shape()) << "; max over t of |logits[t] - logits[0]|:\n"
+              << "  with wpe    " << lesson::num(spread_over_positions(with_wpe)) << "\n"
+              << "  without wpe " << lesson::num(spread_over_positions(without_wpe))
+              << "   (every position sees the same 春 and averages the same values)\n";
+
+    lesson::section("the loss at initialisation, beside ln V");
+    pg::Tensor loss = poet::batch_loss(gpt, batch);
+    size_t counted = 0;
+    for (float y : batch.targets.to_vector()) counted += y != static_cast<float>(poet::kIgnore);
+    double lnV = std::log(static_cast<double>(V)), var = std_of(logits) * std_of(logits);
+    std::cout << "poet::batch_loss over " << counted << " counted targets (" << B << " records x 25)\n";
+    std::cout << "loss at init       " << lesson::num(loss.item(), 3) << "\n";
+    std::cout << "ln V = ln 7817     " << lesson::num(lnV, 4) << "   (the loss of a uniform guess, p = 1/V = "
+              << lesson::num(1.0 / static_cast<double>(V), 6) << ")\n";
+    std::cout << "loss - ln V        " << lesson::num(loss.item() - lnV, 3) << "\n";
+    std::cout << "var(logits) / 2    " << lesson::num(var / 2, 3) << "   (ln of the mean of e^z for z ~ N(0, var))\n";
+    pg::Tensor probs = pg::softmax(logits_lib, -1);
+    std::vector<float> pv = probs.to_vector();
+    float pmax = *std::max_element(pv.begin(), pv.end()), pmin = *std::min_element(pv.begin(), pv.end());
+    std::cout << "softmax over V: every probability between " << lesson::num(pmin * V, 2) << "/V and "
+              << lesson::num(pmax * V, 2) << "/V\n";
+    // loss = mean over counted rows of (logsumexp(z) - z[target]): split it into its two parts
+    std::vector<float> z = logits_lib.to_vector(), y = batch.targets.to_vector();
+    double lse_sum = 0, zt_sum = 0, zt_marks = 0;
+    size_t marks = 0;
+    const int comma = tok.id(U'，'), stop = tok.id(U'。');
+    for (size_t r = 0; r < B * T; ++r) {
+        if (y[r] == static_cast<float>(poet::kIgnore)) continue;
+        const float* row = z.data() + r * V;
+        double m = *std::max_element(row, row + V), s = 0;
+        for (size_t v = 0; v < V; ++v) s += std::exp(row[v] - m);
+        int target = static_cast<int>(y[r]);
+        lse_sum += m + std::log(s);
+        zt_sum += row[target];
+        if (target == comma || target == stop || target == poet::Tokenizer::EOS) {
+            zt_marks += row[target];
+            ++marks;
+        }
+    }
+    double lse = lse_sum / static_cast<double>(counted), zt = zt_sum / static_cast<double>(counted);
+    std::cout << "loss = mean logsumexp(z) - mean z[target]:\n"
+              << "  mean logsumexp(z) - ln V " << lesson::num(lse - lnV, 3) << "   (the var/2 above)\n"
+              << "  mean z[target]           " << lesson::num(zt, 3) << "   (0 on average; " << marks << " of the "
+              << counted << " targets are ，。 or EOS, read from just three rows of head)\n"
+              << "  of which ，。EOS bring    " << lesson::num(zt_marks / static_cast<double>(counted), 3) << "\n";
+    lesson::confirm("loss against its two parts", loss.item(), lse - zt, 1e-4, "mean logsumexp - mean z[target]");
+    lesson::confirm("mean logsumexp - ln V against var/2", lse - lnV, var / 2, 2e-3,
+                    "logsumexp of V small logits: ln V + var/2");
+
+    lesson::section("backward: every parameter receives a gradient");
+    loss.backward();
+    size_t with_grad = 0;
+    for (const pg::Tensor& p : params) with_grad += p.has_grad();
+    std::cout << "tensors with a gradient: " << with_grad << " of " << params.size() << "\n";
+    lesson::confirm("tensors with a gradient", static_cast<double>(with_grad), static_cast<double>(params.size()), 0,
+                    "every parameter is on the path to the loss");
+    std::set<float> distinct(batch.inputs.ptr(), batch.inputs.ptr() + B * T);
+    std::cout << "wte.weight  rows with a nonzero gradient: " << nonzero_rows(gpt.wte.weight.grad()) << " of " << V
+              << "   (the batch holds " << distinct.size() << " different input ids)\n";
+    lesson::confirm("wte rows with a gradient", static_cast<double>(nonzero_rows(gpt.wte.weight.grad())),
+                    static_cast<double>(distinct.size()), 0, "the ids in the batch");
+    std::cout << "wpe.weight  rows with a nonzero gradient: " << nonzero_rows(gpt.wpe.weight.grad()) << " of " << ctx
+              << "   (inputs are T = " << T << " long)\n";
+    std::cout << "head.weight rows with a nonzero gradient: " << nonzero_rows(gpt.head.weight.grad()) << " of " << V
+              << "   (softmax pushes every logit)\n";
+
+    lesson::section("gradient check of a micro GPT: V 10, context 8, 2 blocks of C 8, 2 heads");
+    pg::nn::GPTConfig micro_cfg;
+    micro_cfg.vocab_size = 10;
+    micro_cfg.context = 8;
+    micro_cfg.n_layer = 2;
+    micro_cfg.n_head = 2;
+    micro_cfg.n_embd = 8;
+    pg::Generator micro_gen(20);
+    pg::nn::GPT micro(micro_cfg, micro_gen);
+    std::vector<float> ids, targets;
+    for (size_t i = 0; i < 2 * 6; ++i) ids.push_back(static_cast<float>(micro_gen.randint(10)));
+    for (size_t i = 0; i < 2 * 6; ++i) targets.push_back(i % 6 < 2 ? poet::kIgnore : static_cast<float>(micro_gen.randint(10)));
+    poet::Batch micro_batch{pg::tensor(ids, {2, 6}), pg::tensor(targets, {12})};
+    std::vector<pg::Tensor> inputs = micro.parameters();
+    std::cout << "ids (2,6), loss = poet::batch_loss; inputs: the " << inputs.size() << " parameter tensors, "
+              << micro.num_parameters() << " numbers (80 + 64 + 2 x 872 + 16 + 80)\n";
+    auto loss_of = [&](const std::vector<pg::Tensor>&) { return poet::batch_loss(micro, micro_batch); };
+    // one gradcheck per group of tensors, to see where the central difference is least accurate
+    std::vector<std::pair<std::string, std::vector<pg::Tensor>>> groups = {
+        {"wte", {micro.wte.weight}}, {"wpe", {micro.wpe.weight}}, {"blocks", {}},
+        {"ln_f", {micro.ln_f.weight, micro.ln_f.bias}}, {"head", {micro.head.weight}}};
+    for (auto& blk : micro.blocks)
+        for (const pg::Tensor& p : blk->parameters()) groups[2].second.push_back(p);
+    std::cout << "eps (the nudge)  group   numbers  verdict  max |analytic - numeric|\n";
+    for (double eps : {1e-2, 1e-3}) {
+        pg::GradcheckOptions opt;
+        opt.eps = eps;
+        for (const auto& [name, tensors] : groups) {
+            pg::GradcheckResult res = pg::gradcheck(loss_of, tensors, opt);
+            size_t n = 0;
+            for (const pg::Tensor& t : tensors) n += t.numel();
+            // one digit: below about 1e-4 float32 rounding, which differs between machines, takes over
+            char err[32];
+            std::snprintf(err, sizeof err, "%.0e", res.max_abs_error);
+            std::string worst = res.max_abs_error < 1e-4 ? "below 1e-4" : err;
+            std::printf("  %-14g %-7s %7zu  %-7s  %s\n", eps, name.c_str(), n,
+                        res.ok ? "ok" : "FAILED", worst.c_str());
+            lesson::expect("gradcheck of the micro GPT's " + name, res.ok, "ok", res.report, "");
+        }
+    }
+    std::cout << "(a check passes when |a - n| <= 2e-3 + 2e-2 |n|)\n";
+    std::vector<float> g = micro.wpe.weight.grad().to_vector();   // (8,8): rows 6, 7 are positions T never reached
+    float unused = 0.f;
+    for (size_t i = 6 * 8; i < 8 * 8; ++i) unused = std::max(unused, std::fabs(g[i]));
+    std::cout << "wpe rows 6 and 7 (T = 6 never reaches them): max |gradient| " << lesson::num(unused)
+              << "; rows with a nonzero gradient " << nonzero_rows(micro.wpe.weight.grad()) << " of 8\n";
+}
+
+int main() { return lesson::run_experiment(run); }
