@@ -71,9 +71,23 @@ CheckFailed::CheckFailed(std::string what, std::string exp, std::string act, std
     : std::runtime_error(what + ": expected " + exp + ", got " + act),
       what_checked(std::move(what)), expected(std::move(exp)), actual(std::move(act)), hint(std::move(h)) {}
 
+// A tolerance as it was meant: "1e-09", "0.0001", "0.5" (never "0.000000" for a small one).
+static std::string tol_str(double tol) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", tol);
+    return buf;
+}
+
+// A number with enough digits to show a difference of tol: 6 decimals, more for a finer tolerance.
+static std::string num_for(double v, double tol) {
+    int decimals = 6;
+    while (decimals < 12 && tol > 0 && tol < std::pow(10.0, -decimals)) ++decimals;
+    return num(v, decimals);
+}
+
 void expect_near(const std::string& what, double actual, double expected, double tol, const std::string& hint) {
     if (!(std::fabs(actual - expected) <= tol))  // also fails on nan
-        throw CheckFailed(what, num(expected, 6) + " (within " + num(tol, 6) + ")", num(actual, 6), hint);
+        throw CheckFailed(what, num_for(expected, tol) + " (within " + tol_str(tol) + ")", num_for(actual, tol), hint);
 }
 
 void expect_near(const std::string& what, const pg::Tensor& actual, const pg::Tensor& expected, double tol,
@@ -83,8 +97,30 @@ void expect_near(const std::string& what, const pg::Tensor& actual, const pg::Te
                           "shape " + str(actual.shape()) + " " + str(actual), hint);
     for (size_t i = 0; i < actual.numel(); ++i)
         if (!(std::fabs(actual.ptr()[i] - expected.ptr()[i]) <= tol))
-            throw CheckFailed(what, str(expected) + " (within " + num(tol, 6) + ")",
+            throw CheckFailed(what, str(expected) + " (within " + tol_str(tol) + ")",
                               str(actual) + "  (element " + std::to_string(i) + " differs)", hint);
+}
+
+std::set<std::string> ops_in(const pg::Tensor& t) {
+    std::set<std::string> ops;
+    std::set<const pg::Node*> seen;
+    std::vector<std::shared_ptr<pg::Node>> stack;
+    if (t.grad_fn()) stack.push_back(t.grad_fn());
+    while (!stack.empty()) {
+        std::shared_ptr<pg::Node> n = stack.back();
+        stack.pop_back();
+        if (!seen.insert(n.get()).second) continue;
+        ops.insert(n->op);
+        for (const pg::Tensor& in : n->inputs)
+            if (in.grad_fn()) stack.push_back(in.grad_fn());
+    }
+    return ops;
+}
+
+void expect_not_called(const std::string& what, const pg::Tensor& t, const std::string& op, const std::string& instead) {
+    if (ops_in(t).count(op))
+        throw CheckFailed(what, "your own code, without pg::" + op, "the result comes from pg::" + op,
+                          "you called pg::" + op + "; " + instead);
 }
 
 void expect_shape(const std::string& what, const pg::Shape& actual, const pg::Shape& expected,

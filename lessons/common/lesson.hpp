@@ -3,6 +3,7 @@
 // Leaves out: any of the math a lesson teaches; lessons call the library for that.
 #pragma once
 #include <functional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -40,6 +41,13 @@ void expect_shape(const std::string& what, const pg::Shape& actual, const pg::Sh
                   const std::string& hint);
 void expect(const std::string& what, bool ok, const std::string& expected, const std::string& actual,
             const std::string& hint);
+
+// The op names in the graph behind t ("softmax", "exp", "sum", ...): empty unless an input of the
+// computation required grad. How a check sees which library ops the learner's code called.
+std::set<std::string> ops_in(const pg::Tensor& t);
+// Fails when the graph behind t holds `op`: the learner called the library's op instead of writing
+// it. `instead` says what to write it from ("write it from exp, max and sum").
+void expect_not_called(const std::string& what, const pg::Tensor& t, const std::string& op, const std::string& instead);
 
 // Passes when f() throws an E; fails when it returns or throws something else.
 template <class E, class F>

@@ -1,9 +1,11 @@
-// `./poet eval`: the checkpoint's validation loss (overall and by position in the poem), then, over
-// N prompts, the sampling rates of eval.hpp for three ways of writing: free (no constraints),
-// constrained with the prefix alone, and the default writer (constrained + placement).
+// `./poet eval`: the checkpoint's validation loss (overall, beside the bigram baseline, and by
+// position in the poem), then, over N prompts, the sampling rates of eval.hpp for three ways of
+// writing: free (no constraints), constrained with the prefix alone, and the default writer
+// (constrained + placement).
 // Leaves out: comparing checkpoints (run it once per checkpoint).
 #include <cmath>
 #include <cstdio>
+#include "poet/bigram.hpp"
 #include "poet/commands.hpp"
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
@@ -42,6 +44,10 @@ int cmd_eval(int argc, char** argv) {
     ValLoss v = validation_loss(*model.gpt, encode_poems(corpus.val, model.tok), kValidationBatch);
     std::printf("\nvalidation loss %.4f nats per character (%.3f bits, perplexity %.1f) over %zu poems x 25 predictions\n",
                 v.mean, v.mean / std::log(2.0), std::exp(v.mean), v.records);
+    ValLoss baseline = bigram_validation_loss(count_bigrams(encode_poems(corpus.train, model.tok), model.tok.size()),
+                                              encode_poems(corpus.val, model.tok), kBigramAlpha);
+    std::printf("bigram baseline (lesson 19, alpha %g): %.4f nats per character (perplexity %.1f)\n",
+                static_cast<double>(kBigramAlpha), baseline.mean, std::exp(baseline.mean));
     std::printf("by position (loss of each character of the poem, given the ones before it):\n");
     for (size_t line = 0; line < quatrain::kLines; ++line) {
         std::printf("  line %zu:", line + 1);

@@ -1,0 +1,328 @@
+// Lesson 19 experiment: the bigram, P(next | previous) counted over the training poems with add-alpha
+// smoothing, measured on exactly the validation predictions `./poet eval` scores (the baseline the GPT
+// must beat), sampled as poems, and trained again as one Embedding with cross-entropy and SGD.
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include "lesson.hpp"
+#include "plot.hpp"
+#include "poet/bigram.hpp"
+#include "poet/commands.hpp"
+#include "poet/corpus.hpp"
+#include "poet/model.hpp"
+#include "poet/writer.hpp"
+
+using poet::Tokenizer;
+
+// "春→风" for a pair of ids.
+static std::string pair_str(const Tokenizer& tok, int prev, int next) {
+    return tok.token_str(prev) + "→" + tok.token_str(next);
+}
+
+static void print_per_position(const poet::ValLoss& v) {
+    for (size_t line = 0; line < 4; ++line) {
+        std::printf("  line %zu:", line + 1);
+        for (size_t c = 0; c < 6; ++c) std::printf(" %s", lesson::num(v.per_position[line * 6 + c], 2).c_str());
+        std::printf("   (the last is the %s)\n", line % 2 ? "。" : "，");
+    }
+    std::printf("  EOS:    %s\n", lesson::num(v.per_position.back(), 2).c_str());
+}
+
+// The mean cross-entropy of a table of log-probabilities logp (V,V) over every counted pair of poems.
+static double table_loss(const pg::Tensor& logp, const std::vector<poet::Poem>& poems) {
+    const size_t V = logp.size(0);
+    const float* l = logp.ptr();
+    double sum = 0;
+    size_t n = 0;
+    for (const poet::Poem& p : poems)
+        for (auto [prev, next] : poet::counted_pairs(poet::make_record(p, 0))) {
+            sum -= l[static_cast<size_t>(prev) * V + static_cast<size_t>(next)];
+            ++n;
+        }
+    return sum / static_cast<double>(n);
+}
+
+// What every step uses: the default corpus, its tokenizer, the poems as ids and the bigram's counts.
+struct Data {
+    poet::Corpus corpus = poet::load_corpus(poet::default_data_dir(), "all");
+    Tokenizer tok = Tokenizer::build(corpus.train);   // as ./poet train builds it
+    std::vector<poet::Poem> train = poet::encode_poems(corpus.train, tok);
+    std::vector<poet::Poem> val = poet::encode_poems(corpus.val, tok);
+    size_t V = tok.size();
+    poet::BigramCounts counts = poet::count_bigrams(train, V);
+};
+
+static const double alpha = poet::kBigramAlpha;
+
+static void counting(const Data& d) {
+    const Tokenizer& tok = d.tok;
+    const std::vector<poet::Poem>& train = d.train;
+    const std::vector<poet::Poem>& val = d.val;
+    const poet::BigramCounts& counts = d.counts;
+    const size_t V = d.V;
+    lesson::section("the predictions the loss counts: 25 per record");
+    std::cout << "corpus 'all': " << train.size() << " training poems, " << val.size()
+              << " validation poems, vocabulary V = " << V << "\n";
+    std::vector<int> record = poet::make_record(val[0], poet::validation_slot(0));
+    std::cout << "validation record 0, k at slot " << poet::validation_slot(0) << ": " << tok.decode(record) << "\n";
+    std::vector<std::pair<int, int>> pairs0 = poet::counted_pairs(record);
+    std::cout << "its " << pairs0.size() << " counted pairs (previous→next):\n ";
+    for (auto [prev, next] : pairs0) std::cout << " " << pair_str(tok, prev, next);
+    std::cout << "\nnot counted: " << pair_str(tok, record[0], record[1]) << " and "
+              << pair_str(tok, record[1], record[2]) << " (the targets k and SEP carry no loss)\n";
+
+    lesson::section("counting: every counted pair of every training poem");
+    std::cout << "pairs counted: " << train.size() << " poems x 25 = " << counts.total() << "\n";
+    std::cout << "distinct pairs: " << counts.distinct_pairs() << " of V x V = " << V * V << " cells ("
+              << lesson::num(100.0 * static_cast<double>(counts.distinct_pairs()) / static_cast<double>(V * V), 2)
+              << "%): the other cells are 0\n";
+    lesson::confirm("pairs counted", static_cast<double>(counts.total()), 25.0 * static_cast<double>(train.size()), 0,
+                    "25 predictions per poem");
+
+    const int ming = tok.id(U'明');
+    std::cout << "\nthe row of 明: row_total = " << counts.row_total(ming) << " pairs start with 明; alpha V = "
+              << lesson::num(alpha * static_cast<double>(V), 2) << "\n";
+    std::cout << "P(next | 明) = (count + alpha) / (row_total + alpha V) for three alphas:\n";
+    std::printf("  %-6s %8s %12s %12s %12s\n", "pair", "count", "alpha 0", "alpha 0.03", "alpha 1");
+    const double row = static_cast<double>(counts.row_total(ming));
+    for (char32_t c : {U'月', U'日', U'朝', U'时', U'春', U'眠'}) {
+        int next = tok.id(c);
+        std::printf("  %-10s %6u %12s %12s %12s\n", pair_str(tok, ming, next).c_str(), counts.count(ming, next),
+                    lesson::num(counts.count(ming, next) / row, 6).c_str(),
+                    lesson::num(poet::bigram_probability(counts, ming, next, alpha), 6).c_str(),
+                    lesson::num(poet::bigram_probability(counts, ming, next, 1.0), 6).c_str());
+    }
+    const int yue = tok.id(U'月');
+    double p_yue = (counts.count(ming, yue) + alpha) / (row + alpha * static_cast<double>(V));
+    std::cout << "by hand: P(月 | 明) = (" << counts.count(ming, yue) << " + 0.03) / (" << counts.row_total(ming)
+              << " + 0.03 x " << V << ") = " << lesson::num(counts.count(ming, yue) + alpha, 2) << " / "
+              << lesson::num(row + alpha * static_cast<double>(V), 2) << " = " << lesson::num(p_yue, 6) << "\n";
+    lesson::confirm("P(月 | 明)", poet::bigram_probability(counts, ming, yue, alpha), p_yue, 1e-15, "the hand formula");
+
+    lesson::section("the loss of validation poem 0, prediction by prediction (alpha = 0.03)");
+    std::printf("  %3s %-10s %7s %10s %10s %8s\n", "#", "pair", "count", "row_total", "P", "-ln P");
+    double poem0 = 0;
+    for (size_t i = 0; i < pairs0.size(); ++i) {
+        auto [a, b] = pairs0[i];
+        double p = poet::bigram_probability(counts, a, b, alpha);
+        poem0 -= std::log(p);
+        std::printf("  %3zu %-12s %7u %10llu %10s %8s\n", i, pair_str(tok, a, b).c_str(), counts.count(a, b),
+                    static_cast<unsigned long long>(counts.row_total(a)), lesson::num(p, 6).c_str(),
+                    lesson::num(-std::log(p), 4).c_str());
+    }
+    std::cout << "sum " << lesson::num(poem0, 4) << " nats over 25 predictions: " << lesson::num(poem0 / 25, 4)
+              << " nats per character for this poem\n";
+    lesson::confirm("poem 0 alone", poet::bigram_validation_loss(counts, {val[0]}, alpha).mean, poem0 / 25, 1e-12,
+                    "poet::bigram_validation_loss of poem 0");
+}
+
+static void choosing_alpha(const Data& d) {
+    const std::vector<poet::Poem>& train = d.train;
+    lesson::section("choosing alpha on held-out training poems (every 20th), then validation");
+    std::vector<poet::Poem> fit, held;
+    for (size_t i = 0; i < train.size(); ++i) (i % 20 == 19 ? held : fit).push_back(train[i]);
+    poet::BigramCounts fit_counts = poet::count_bigrams(fit, d.V);
+    std::cout << "counted on " << fit.size() << " poems, scored on " << held.size() << " held out\n";
+    std::printf("  %7s %10s %12s\n", "alpha", "held out", "validation");
+    double best_alpha = 0, best = 1e30;
+    for (double a : {1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001}) {
+        double h = poet::bigram_validation_loss(fit_counts, held, a).mean;
+        double v = poet::bigram_validation_loss(d.counts, d.val, a).mean;
+        std::printf("  %7g %10s %12s\n", a, lesson::num(h, 4).c_str(), lesson::num(v, 4).c_str());
+        if (h < best) best = h, best_alpha = a;
+    }
+    std::cout << "lowest held-out loss at alpha = " << best_alpha << "\n";
+    lesson::confirm("the held-out choice", best_alpha, alpha, 0, "poet::kBigramAlpha");
+}
+
+static void baseline(const Data& d) {
+    const std::vector<poet::Poem>& val = d.val;
+    const poet::BigramCounts& counts = d.counts;
+    const size_t V = d.V;
+    lesson::section("the baseline: validation loss, nats per character");
+    poet::ValLoss bigram = poet::bigram_validation_loss(counts, val, alpha);
+    std::vector<double> targets(V, 0.0);   // the unigram: how often each id is a counted target
+    for (const poet::Poem& p : d.train)
+        for (auto [a, b] : poet::counted_pairs(poet::make_record(p, 0))) targets[static_cast<size_t>(b)] += 1;
+    size_t unseen = 0, unknown = 0;
+    double unigram = 0;
+    for (size_t i = 0; i < val.size(); ++i) {
+        for (int id : val[i]) unknown += id == Tokenizer::UNK;
+        for (auto [a, b] : poet::counted_pairs(poet::make_record(val[i], poet::validation_slot(i)))) {
+            unseen += counts.count(a, b) == 0;
+            unigram -= std::log((targets[static_cast<size_t>(b)] + alpha) /
+                                (static_cast<double>(counts.total()) + alpha * static_cast<double>(V)));
+        }
+    }
+    unigram /= static_cast<double>(val.size() * 25);
+    std::cout << "validation predictions: " << bigram.records << " x 25 = " << bigram.records * 25 << ", of which "
+              << unseen << " (" << lesson::num(100.0 * static_cast<double>(unseen) / static_cast<double>(bigram.records * 25), 1)
+              << "%) are pairs never counted in training: P = 0 without smoothing\n";
+    std::cout << "validation characters outside the training vocabulary (UNK): " << unknown
+              << "; UNK starts no counted pair, so its row is empty and smoothing makes it uniform, 1 / V\n";
+    std::cout << "uniform over V, ln " << V << " = " << lesson::num(std::log(static_cast<double>(V)), 4) << "\n";
+    std::cout << "unigram, P(next) alone = " << lesson::num(unigram, 4) << "\n";
+    std::cout << "bigram, alpha 0.03 = " << lesson::num(bigram.mean, 4) << " nats (" << lesson::num(bigram.mean / std::log(2.0), 3)
+              << " bits, perplexity " << lesson::num(std::exp(bigram.mean), 1) << ")\n";
+    std::cout << "bigram, add-one (alpha 1) = " << lesson::num(poet::bigram_validation_loss(counts, val, 1.0).mean, 4)
+              << "\n";
+    std::cout << "by position (each character of the poem given the one before it):\n";
+    print_per_position(bigram);
+    std::string ckpt = poet::default_checkpoint();
+    if (std::filesystem::exists(ckpt)) {
+        poet::PoetModel model = poet::load_model(ckpt);
+        poet::ValLoss gpt = poet::validation_loss(*model.gpt, poet::encode_poems(d.corpus.val, model.tok), 64);
+        double gap = bigram.mean - gpt.mean;
+        std::cout << "the GPT at " << ckpt << " (step " << model.step << "): " << lesson::num(gpt.mean, 4)
+                  << " nats per character, " << lesson::num(std::fabs(gap), 4)
+                  << (gap > 0 ? " below the bigram\n" : " above the bigram: it has not learnt enough yet\n");
+    } else {
+        std::cout << "no GPT checkpoint at " << ckpt << " (./poet demo trains one)\n";
+    }
+}
+
+static void sampling(const Data& d) {
+    const Tokenizer& tok = d.tok;
+    const poet::BigramCounts& counts = d.counts;
+    lesson::section("sampling poems from the bigram (pg::Generator seeded 19)");
+    pg::Generator gen(19);
+    std::cout << "free: any id at any step, from SEP until EOS\n";
+    for (int i = 0; i < 3; ++i) {
+        std::vector<int> ids = poet::sample_bigram(counts, tok, alpha, false, -1, gen);
+        std::cout << "  " << tok.decode(ids) << "   (" << (poet::is_well_formed(ids, tok) ? "" : "not ")
+                  << "a quatrain)\n";
+    }
+    std::cout << "constrained: the layout imposed, ideographs only in the 20 slots, k in slot 0\n";
+    for (char32_t k : std::u32string(U"春月山风花雪")) {
+        std::vector<int> ids = poet::sample_bigram(counts, tok, alpha, true, tok.id(k), gen);
+        std::cout << "  " << tok.token_str(tok.id(k)) << "   " << tok.decode({ids.begin(), ids.end() - 1}) << "\n";
+        lesson::expect("a constrained sample", poet::is_well_formed(ids, tok), "a quatrain then EOS",
+                       tok.decode(ids), "");
+    }
+
+    std::cout << "the share of each row that is smoothing, alpha V / (row_total + alpha V):";
+    for (char32_t c : std::u32string(U"，明遯")) {
+        double r = static_cast<double>(counts.row_total(tok.id(c))), m = alpha * static_cast<double>(d.V);
+        std::cout << " after " << tok.token_str(tok.id(c)) << " " << lesson::num(100 * m / (r + m), 2) << "%";
+    }
+    std::cout << "\n";
+}
+
+static void embedding_bigram(const Data& d) {
+    lesson::section("the same bigram as one Embedding, on a reduced vocabulary");
+    const int K = 256;   // ids below K kept: the 5 specials and the 251 most frequent characters
+    const size_t VR = K + 1;   // id K: every other character
+    auto reduce = [&](std::vector<poet::Poem> poems) {
+        for (poet::Poem& p : poems)
+            for (int& id : p) id = std::min(id, K);
+        return poems;
+    };
+    std::vector<poet::Poem> rtrain = reduce(d.train), rval = reduce(d.val);
+    std::vector<std::pair<int, int>> rpairs;
+    for (const poet::Poem& p : rtrain)
+        for (auto pair : poet::counted_pairs(poet::make_record(p, 0))) rpairs.push_back(pair);
+    size_t other = 0;
+    for (auto [a, b] : rpairs) other += b == K;
+    std::cout << "ids 0.." << K - 1 << " kept, the rest mapped to " << K << " ('other'): " << VR
+              << " ids; 'other' is the target of " << lesson::num(100.0 * static_cast<double>(other) / static_cast<double>(rpairs.size()), 1)
+              << "% of the training pairs\n";
+    poet::BigramCounts rcounts(VR, rpairs);
+    auto loss_on_all_pairs = [&](const pg::Tensor& logp) {   // -sum count * log p / N, from the counts
+        const float* l = logp.ptr();
+        double sum = 0;
+        for (size_t a = 0; a < VR; ++a)
+            for (size_t b = 0; b < VR; ++b)
+                sum -= rcounts.count(static_cast<int>(a), static_cast<int>(b)) * static_cast<double>(l[a * VR + b]);
+        return sum / static_cast<double>(rcounts.total());
+    };
+    double count_train = poet::bigram_validation_loss(rcounts, rtrain, 0.0).mean;
+    double count_val = poet::bigram_validation_loss(rcounts, rval, alpha).mean;
+    std::cout << "the counts on these ids: training loss with alpha 0 (the lowest any table reaches) = "
+              << lesson::num(count_train, 4) << ", validation with alpha 0.03 = " << lesson::num(count_val, 4) << "\n";
+
+    pg::Generator init(19);
+    pg::nn::Embedding emb(VR, VR, init);   // row a of the weight: the logits of the id after a
+    emb.weight.copy_(pg::zeros({VR, VR}));   // start uniform, from nothing, as the counts do
+    const size_t B = 1024, steps = 4000;
+    const float lr = 20.f, min_lr = 0.2f;
+    pg::optim::SGD sgd(emb.parameters(), {lr, 0.9f});
+    std::cout << "Embedding (" << VR << "," << VR << "), zeros; SGD lr " << lr << " cosine to " << min_lr
+              << ", momentum 0.9; batches of " << B << " pairs drawn with replacement; " << steps << " steps\n";
+    std::printf("  %5s %6s %10s %14s %11s\n", "step", "lr", "batch", "all training", "validation");
+    std::vector<std::pair<double, double>> curve_train, curve_val;
+    std::vector<float> x(B), y(B);
+    pg::Generator draw(1919);
+    double emb_train = 0, emb_val = 0, batch_loss = 0;
+    for (size_t step = 0; step <= steps; ++step) {
+        if (step % 50 == 0) {
+            pg::NoGradGuard no_grad;
+            pg::Tensor logp = pg::log_softmax(emb.weight, 1);   // (VR,VR): log P(b | a)
+            emb_train = loss_on_all_pairs(logp);
+            emb_val = table_loss(logp, rval);
+            curve_train.emplace_back(static_cast<double>(step), emb_train);
+            curve_val.emplace_back(static_cast<double>(step), emb_val);
+            if (step == 0 || step == 250 || step == 500 || step % 1000 == 0)
+                std::printf("  %5zu %6s %10s %14s %11s\n", step, lesson::num(sgd.lr(), 2).c_str(),
+                            step ? lesson::num(batch_loss, 3).c_str() : "", lesson::num(emb_train, 4).c_str(),
+                            lesson::num(emb_val, 4).c_str());
+        }
+        if (step == steps) break;
+        for (size_t b = 0; b < B; ++b) {
+            auto [a, n] = rpairs[draw.randint(rpairs.size())];
+            x[b] = static_cast<float>(a);
+            y[b] = static_cast<float>(n);
+        }
+        sgd.set_lr(pg::optim::warmup_cosine_lr(step, 0, steps, lr, min_lr));
+        pg::Tensor logits = emb.forward(pg::tensor(x, {B}));             // (B,VR)
+        pg::Tensor loss = pg::cross_entropy(logits, pg::tensor(y, {B}));  // mean over the B pairs
+        sgd.zero_grad();
+        loss.backward();
+        sgd.step();
+        batch_loss = loss.item();
+        if (step == 0)
+            std::cout << "  (one step: ids " << lesson::str(pg::Shape{B}) << " -> logits " << lesson::str(logits.shape())
+                      << ", targets " << lesson::str(pg::Shape{B}) << " -> loss " << lesson::str(loss.shape())
+                      << "; the gradient reaches only the rows of the ids drawn)\n";
+    }
+    lesson::confirm("step 0", curve_train[0].second, std::log(static_cast<double>(VR)), 1e-5, "ln 257, uniform");
+    std::cout << "step 0 is ln " << VR << " = " << lesson::num(std::log(static_cast<double>(VR)), 4)
+              << ": zero logits, every id equally likely\n";
+    // the Embedding's losses come out of 4000 float steps: two decimals; the counts' are exact
+    std::cout << "after " << steps << " steps: training " << lesson::num(emb_train, 2) << " against the counts' "
+              << lesson::num(count_train, 4) << " (" << lesson::num(emb_train - count_train, 2)
+              << " above), validation " << lesson::num(emb_val, 2) << " against the counts' " << lesson::num(count_val, 4)
+              << "\n";
+    lesson::expect("the Embedding approaches the counts", emb_train - count_train < 0.05, "within 0.05",
+                   lesson::num(emb_train - count_train, 4), "");
+
+    pg::Tensor p_emb = pg::softmax(emb.weight.detach(), 1);
+    const Tokenizer& tok = d.tok;
+    const int comma = tok.id(U'，');
+    std::cout << "the row of ，: P(next | ，) from the counts and from the trained Embedding\n";
+    for (int next : {tok.id(U'不'), tok.id(U'一'), tok.id(U'人'), K}) {
+        std::printf("  %-8s counts %8s   Embedding %8s\n", (next == K ? std::string("，→other") : pair_str(tok, comma, next)).c_str(),
+                    lesson::num(poet::bigram_probability(rcounts, comma, next, 0.0), 4).c_str(),
+                    lesson::num(p_emb.data()(static_cast<size_t>(comma), static_cast<size_t>(next)), 4).c_str());
+    }
+
+    const std::string svg = std::string(POET_SOURCE_DIR) + "/lessons/19_bigram/embedding_bigram.svg";
+    plot::write_svg(svg, "the bigram as an Embedding (257 ids), trained with SGD, approaching the counts",
+                    {{"Embedding, all training pairs", "#08519c", curve_train},
+                     {"Embedding, validation", "#d94801", curve_val},
+                     {"counts, training (alpha 0)", "#08519c", {{0, count_train}}, true},
+                     {"counts, validation (alpha 0.03)", "#d94801", {{0, count_val}}, true}},
+                    3.0, 3.4);
+    std::cout << "wrote lessons/19_bigram/embedding_bigram.svg\n";
+}
+
+static void run() {
+    Data d;
+    counting(d);
+    choosing_alpha(d);
+    baseline(d);
+    sampling(d);
+    embedding_bigram(d);
+}
+
+int main() { return lesson::run_experiment(run); }
