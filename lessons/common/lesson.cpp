@@ -1,11 +1,90 @@
 // The lesson helpers declared in lesson.hpp: number and tensor printing, expectations, and the
 // check runner's report. Compiled once into lesson_common and linked into every lesson program.
 #include "lesson.hpp"
+#include <dlfcn.h>
+#include <execinfo.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 namespace lesson {
+
+// ---- what the runner sees: the check now running, and a crash ----
+// tools/lessons.sh names a file in PG_CHECK_STATE. Before each check its name is written there;
+// a crash appends the signal, the faulting address and the stack's return addresses (as module
+// and offset), from which the runner names the check, the signal in words and the learner's line.
+
+namespace {
+
+const char* state_path() { return std::getenv("PG_CHECK_STATE"); }
+
+void write_fd(int fd, const char* s) {
+    for (size_t n = std::strlen(s); n > 0;) {
+        ssize_t w = ::write(fd, s, n);
+        if (w <= 0) return;
+        s += w;
+        n -= static_cast<size_t>(w);
+    }
+}
+
+void mark_running(const std::string& what) {
+    const char* path = state_path();
+    if (!path) return;
+    int fd = ::open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (fd < 0) return;
+    write_fd(fd, ("running " + what + "\n").c_str());
+    ::close(fd);
+}
+
+extern "C" void on_crash(int sig, siginfo_t* info, void*) {
+    if (const char* path = state_path()) {
+        int fd = ::open(path, O_WRONLY | O_APPEND);
+        if (fd >= 0) {
+            char line[64];
+            std::snprintf(line, sizeof line, "signal %d\nfault %p\n", sig, info ? info->si_addr : nullptr);
+            write_fd(fd, line);
+            void* frames[64];
+            int n = backtrace(frames, 64);
+            for (int i = 0; i < n; ++i) {
+                Dl_info where;
+                if (!dladdr(frames[i], &where) || !where.dli_fname) continue;
+                // a return address points after its call: step back one byte to land on the call's line
+                std::snprintf(line, sizeof line, "frame %lx ",
+                              static_cast<unsigned long>(static_cast<char*>(frames[i]) - static_cast<char*>(where.dli_fbase) - 1));
+                write_fd(fd, line);
+                write_fd(fd, where.dli_fname);
+                write_fd(fd, "\n");
+            }
+            ::close(fd);
+        }
+    }
+    std::signal(sig, SIG_DFL);   // then die of it as we would have, so the exit code tells the signal
+    std::raise(sig);
+}
+
+// Once per program: the crash handler, on a stack of its own so that a stack overflow is reported too.
+void install_crash_report() {
+    static bool done = false;
+    if (done || !state_path()) return;
+    done = true;
+    static char alt_stack[1 << 16];
+    stack_t ss{};
+    ss.ss_sp = alt_stack;
+    ss.ss_size = sizeof alt_stack;
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa{};
+    sa.sa_sigaction = on_crash;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
+}
+
+}  // namespace
 
 // ---- printing ----
 
@@ -136,10 +215,12 @@ void expect(const std::string& what, bool ok, const std::string& expected, const
 // ---- the check runner ----
 
 Checks::Checks(std::string number, std::string name) : number_(std::move(number)), name_(std::move(name)) {
+    install_crash_report();
     std::cout << "lesson " << number_ << " " << name_ << ": checking" << std::endl;
 }
 
 void Checks::run(const std::string& name, const std::function<void()>& body) {
+    mark_running(name);
     try {
         body();
         ++passed_;
@@ -157,7 +238,9 @@ void Checks::run(const std::string& name, const std::function<void()>& body) {
     } catch (const std::exception& e) {
         ++failed_;
         std::cout << "  FAIL  " << name << "\n"
-                  << "        your code threw: " << e.what() << "\n";
+                  << "        an error was thrown: " << e.what() << "\n"
+                  << "        hint:     it comes from your code, or from the check reading what your code returned\n"
+                  << "                  (a result of the wrong shape, or a tensor without the gradient it should have)\n";
     }
     std::cout.flush();  // if the next check crashes, this one's report is already out
 }
@@ -179,6 +262,8 @@ int Checks::finish() const {
 }
 
 int run_experiment(const std::function<void()>& body) {
+    install_crash_report();
+    mark_running("the experiment");
     try {
         body();
         return 0;
