@@ -1,5 +1,6 @@
 // Lesson 13's checks for split_heads and merge_heads, shared by starter.cpp, solution.cpp and your
-// exercise.cpp: the lesson's example, round trips, the transpose that must not be skipped, the library.
+// exercise.cpp: the lesson's example, inputs whose every value names its place (so a wrong result
+// tells which numbers it moved where), round trips, the gradient, the library's layer rebuilt.
 #pragma once
 #include "causal.hpp"
 #include "lesson.hpp"
@@ -12,40 +13,182 @@ pg::Tensor split_heads(const pg::Tensor& x, size_t n_head);
 pg::Tensor merge_heads(const pg::Tensor& y);
 }  // namespace exercise
 
-static pg::Tensor split_with_ops(const pg::Tensor& x, size_t NH) {
+namespace check13 {
+
+const char* const kSplitNoTranspose =
+    "your heads are x's memory cut in order: you reshaped straight to (B,NH,T,HS), without the transpose, so "
+    "head 0 holds position 0's channels and then position 1's; reshape to (B,T,NH,HS) first, then swap dims 1 "
+    "and 2 with pg::transpose";
+const char* const kSplitInterleaved =
+    "head h got channels h, h+NH, h+2NH, ... (every NH-th channel): you reshaped to (B,T,HS,NH); head h owns the "
+    "HS channels in a row, h*HS .. h*HS+HS-1: reshape to (B,T,NH,HS), then transpose(1, 2)";
+const char* const kSplitSwapped =
+    "your result is (B,HS,T,NH): n_head and HS swapped in the reshape; reshape to (B,T,n_head,C/n_head), "
+    "then transpose(1, 2)";
+const char* const kSplitStartsAtH =
+    "head h starts at channel h, so the heads overlap: head h's channels start at h*HS, pg::slice(x, -1, h*HS, "
+    "(h+1)*HS)";
+const char* const kMergeNoTranspose =
+    "you merged without the transpose: reshape alone lays head 0's T rows side by side; swap dims 1 and 2 back "
+    "to (B,T,NH,HS) with pg::transpose first, then reshape to (B,T,NH*HS)";
+const char* const kMergeInterleaved =
+    "head h's channels landed at h, h+NH, h+2NH, ...: you put HS before NH; transpose(1, 2) gives (B,T,NH,HS), "
+    "and the reshape then puts head h at channels h*HS .. h*HS+HS-1";
+const char* const kMergeDims23 =
+    "you swapped dims 2 and 3 (T and HS) instead of 1 and 2 (NH and T): merge undoes split's transpose(1, 2)";
+const char* const kMergeSizes =
+    "your result is (B,NH,T*HS): the sizes read as if y were (B,T,NH,HS); y is (B,NH,T,HS): NH = y.size(1), "
+    "T = y.size(2), HS = y.size(3), and the result is (B,T,NH*HS)";
+
+inline bool same(const pg::Tensor& a, const pg::Tensor& b) {
+    if (a.shape() != b.shape()) return false;
+    for (size_t i = 0; i < a.numel(); ++i)
+        if (a.ptr()[i] != b.ptr()[i]) return false;
+    return true;
+}
+
+// A tensor whose every value names its place: 1000 b + 100 i + 10 j + k for (b, i, j, k) (all < 10).
+inline pg::Tensor labelled(const pg::Shape& s) {
+    std::vector<float> v;
+    for (size_t b = 0; b < s[0]; ++b)
+        for (size_t i = 0; i < s[1]; ++i)
+            for (size_t j = 0; j < s[2]; ++j)
+                if (s.size() == 3) {
+                    v.push_back(static_cast<float>(1000 * b + 100 * i + j));
+                } else {
+                    for (size_t k = 0; k < s[3]; ++k) v.push_back(static_cast<float>(1000 * b + 100 * i + 10 * j + k));
+                }
+    return pg::tensor(v, s);
+}
+
+inline pg::Tensor split_with_ops(const pg::Tensor& x, size_t NH) {
     return pg::transpose(pg::reshape(x, {x.size(0), x.size(1), NH, x.size(2) / NH}), 1, 2);
 }
 
+inline pg::Tensor merge_with_ops(const pg::Tensor& y) {
+    return pg::reshape(pg::transpose(y, 1, 2), {y.size(0), y.size(2), y.size(1) * y.size(3)});
+}
+
+// What the likely wrong splits of x give: the first one your result equals names the mistake.
+inline std::string split_diagnosis(const pg::Tensor& x, size_t NH, const pg::Tensor& got) {
+    size_t B = x.size(0), T = x.size(1), C = x.size(2), HS = C / NH;
+    if (HS != NH && got.shape() == pg::Shape{B, HS, T, NH}) return kSplitSwapped;
+    if (got.shape() != pg::Shape{B, NH, T, HS})
+        return "split_heads returns (B,NH,T,HS), here " + lesson::str(pg::Shape{B, NH, T, HS}) +
+               ": reshape to (B,T,NH,HS), then pg::transpose(.., 1, 2)";
+    if (same(got, pg::reshape(x, {B, NH, T, HS}))) return kSplitNoTranspose;
+    if (same(got, pg::permute(pg::reshape(x, {B, T, HS, NH}), {0, 3, 1, 2}))) return kSplitInterleaved;
+    std::vector<pg::Tensor> heads;
+    for (long h = 0; h < static_cast<long>(NH); ++h)
+        heads.push_back(pg::reshape(pg::slice(x, -1, h, h + static_cast<long>(HS)), {B, 1, T, HS}));
+    if (same(got, pg::concat(heads, 1))) return kSplitStartsAtH;
+    return "head h of position t is channels h*HS .. h*HS+HS-1 of x[b][t] (HS = C / n_head): reshape to "
+           "(B,T,NH,HS), then swap dims 1 and 2";
+}
+
+inline std::string merge_diagnosis(const pg::Tensor& y, const pg::Tensor& got) {
+    size_t B = y.size(0), NH = y.size(1), T = y.size(2), HS = y.size(3);
+    if (NH != T && got.shape() == pg::Shape{B, NH, T * HS}) return kMergeSizes;
+    if (got.shape() != pg::Shape{B, T, NH * HS})
+        return "merge_heads returns (B,T,NH*HS), here " + lesson::str(pg::Shape{B, T, NH * HS}) +
+               ": pg::transpose(y, 1, 2), then reshape";
+    if (same(got, pg::reshape(y, {B, T, NH * HS}))) return kMergeNoTranspose;
+    if (same(got, pg::reshape(pg::permute(y, {0, 2, 3, 1}), {B, T, NH * HS}))) return kMergeInterleaved;
+    if (same(got, pg::reshape(pg::transpose(y, 2, 3), {B, T, NH * HS}))) return kMergeDims23;
+    return "position t's channels h*HS .. h*HS+HS-1 are head h's row t: swap dims 1 and 2 back to (B,T,NH,HS), "
+           "then reshape to (B,T,NH*HS)";
+}
+
+// Your split and merge, with a ShapeError on a valid input turned into a hint about the sizes.
+inline pg::Tensor call_split(const pg::Tensor& x, size_t NH) {
+    try {
+        return exercise::split_heads(x, NH);
+    } catch (const pg::ShapeError& e) {
+        throw lesson::CheckFailed("split_heads(x " + lesson::str(x.shape()) + ", " + std::to_string(NH) + ")",
+                                  "(B,NH,T,HS)", std::string("a ShapeError: ") + e.what(),
+                                  "C = " + std::to_string(x.size(2)) + " splits into " + std::to_string(NH) +
+                                      " heads: x is (B,T,C) = (x.size(0), x.size(1), x.size(2)); reshape to "
+                                      "(B,T,n_head,C/n_head), then transpose(1, 2)");
+    }
+}
+
+inline pg::Tensor call_merge(const pg::Tensor& y) {
+    try {
+        return exercise::merge_heads(y);
+    } catch (const pg::ShapeError& e) {
+        throw lesson::CheckFailed("merge_heads(y " + lesson::str(y.shape()) + ")", "(B,T,NH*HS)",
+                                  std::string("a ShapeError: ") + e.what(),
+                                  "y is (B,NH,T,HS): NH = y.size(1), T = y.size(2), HS = y.size(3); transpose(1, 2) "
+                                  "to (B,T,NH,HS), then reshape to (B,T,NH*HS)");
+    }
+}
+
+inline void expect_split(const std::string& what, const pg::Tensor& x, size_t NH) {
+    pg::Tensor got = call_split(x, NH);
+    lesson::expect_near(what, got, split_with_ops(x, NH), 0.0, split_diagnosis(x, NH, got));
+}
+
+inline void expect_merge(const std::string& what, const pg::Tensor& y) {
+    pg::Tensor got = call_merge(y);
+    lesson::expect_near(what, got, merge_with_ops(y), 0.0, merge_diagnosis(y, got));
+}
+
+}  // namespace check13
+
 int main() {
+    using namespace check13;
     lesson::Checks checks("13", "multi_head");
     checks.run("the lesson's q: head 0 is lesson 11's Q, head 1 the seed's Wq = I answer", [] {
         pg::Tensor q = pg::tensor({{{1.f, 1.f, 1.f, 0.f}, {0.f, 1.f, 0.f, 1.f}, {1.f, 2.f, 1.f, 1.f}}});
-        lesson::expect_near("split_heads(q, 2)", exercise::split_heads(q, 2),
+        pg::Tensor got = call_split(q, 2);
+        lesson::expect_near("split_heads(q, 2)", got,
                             pg::tensor({1.f, 1.f, 0.f, 1.f, 1.f, 2.f,    // head 0: (T, HS)
                                         1.f, 0.f, 0.f, 1.f, 1.f, 1.f},  // head 1
                                        {1, 2, 3, 2}),
-                            0.0,
-                            "reshape to (B,T,NH,HS) first, then swap dims 1 and 2; reshaping straight to "
-                            "(B,NH,T,HS) mixes positions into heads");
+                            0.0, split_diagnosis(q, 2, got));
     });
-    checks.run("split against reshape + transpose: (B,T,C) = (2,3,6) in 3 heads", [] {
+    checks.run("split of a labelled x (value 1000 b + 100 t + c): (B,T,C) = (2,3,6) in 3 heads", [] {
+        expect_split("split_heads(x, 3)", labelled({2, 3, 6}), 3);
+    });
+    checks.run("split against reshape + transpose: random (2,4,8) in 2 heads (HS 4), and in 4 heads", [] {
         pg::Generator gen(130);
-        pg::Tensor x = pg::randn({2, 3, 6}, gen);
-        lesson::expect_near("split_heads(x, 3)", exercise::split_heads(x, 3), split_with_ops(x, 3), 0.0,
-                            "head h of position t is channels h*HS .. h*HS+HS-1 of x[b][t]; HS = C / n_head = 2");
+        pg::Tensor x = pg::randn({2, 4, 8}, gen);
+        expect_split("split_heads(x, 2)", x, 2);
+        expect_split("split_heads(x, 4)", x, 4);
     });
-    checks.run("merge against transpose + reshape: (B,NH,T,HS) = (2,3,4,2)", [] {
+    checks.run("merge of a labelled y (value 1000 b + 100 h + 10 t + i): (B,NH,T,HS) = (2,3,4,2)", [] {
+        expect_merge("merge_heads(y)", labelled({2, 3, 4, 2}));
+    });
+    checks.run("merge against transpose + reshape: random (2,2,3,4)", [] {
         pg::Generator gen(131);
-        pg::Tensor y = pg::randn({2, 3, 4, 2}, gen);
-        lesson::expect_near("merge_heads(y)", exercise::merge_heads(y),
-                            pg::reshape(pg::transpose(y, 1, 2), {2, 4, 6}), 0.0,
-                            "swap dims 1 and 2 back to (B,T,NH,HS), then reshape to (B,T,NH*HS)");
+        expect_merge("merge_heads(y)", pg::randn({2, 2, 3, 4}, gen));
     });
     checks.run("merge(split(x)) is x: (2,5,8) in 4 heads", [] {
         pg::Generator gen(132);
         pg::Tensor x = pg::randn({2, 5, 8}, gen);
-        lesson::expect_near("merge_heads(split_heads(x, 4))", exercise::merge_heads(exercise::split_heads(x, 4)), x,
-                            0.0, "merge undoes split: the same transpose(1, 2), the reshape the other way");
+        lesson::expect_near("merge_heads(split_heads(x, 4))", call_merge(call_split(x, 4)), x, 0.0,
+                            "merge undoes split: the same transpose(1, 2), the reshape the other way");
+    });
+    checks.run("the gradient flows back through split and merge", [] {
+        pg::Generator gen(134);
+        pg::Tensor x = pg::randn({2, 3, 6}, gen, true);
+        pg::Tensor s = call_split(x, 3);
+        lesson::expect("split_heads' result", s.requires_grad(), "a tensor that requires grad", "no gradient history",
+                       "build it from pg::reshape and pg::transpose, not pg::tensor(values) filled in a loop: "
+                       "training must reach the qkv Linear through the heads");
+        pg::Tensor r = pg::randn({2, 3, 3, 2}, gen);
+        pg::sum(s * r).backward();
+        lesson::expect_near("x.grad() after split_heads", x.grad(), merge_with_ops(r), 0.0,
+                            "the gradient of a split is the merge of the gradient: use pg ops only");
+        pg::Tensor y = pg::randn({2, 3, 4, 2}, gen, true);
+        pg::Tensor m = call_merge(y);
+        lesson::expect("merge_heads' result", m.requires_grad(), "a tensor that requires grad", "no gradient history",
+                       "build it from pg::transpose and pg::reshape, not pg::tensor(values) filled in a loop: "
+                       "training must reach the heads through the merge");
+        pg::Tensor r2 = pg::randn({2, 4, 6}, gen);
+        pg::sum(m * r2).backward();
+        lesson::expect_near("y.grad() after merge_heads", y.grad(), split_with_ops(r2, 3), 0.0,
+                            "the gradient of a merge is the split of the gradient: use pg ops only");
     });
     checks.run("C = 5 does not split into 2 heads", [] {
         pg::Tensor x = pg::zeros({1, 2, 5});
@@ -59,9 +202,8 @@ int main() {
         pg::nn::CausalSelfAttention attn(8, 4, 0.f, gen);
         pg::Tensor x = pg::randn({2, 5, 8}, gen);
         std::vector<pg::Tensor> p = pg::chunk(attn.qkv.forward(x), 3, -1);  // q, k, v each (B,T,C)
-        pg::Tensor heads = causal_attention(exercise::split_heads(p[0], 4), exercise::split_heads(p[1], 4),
-                                            exercise::split_heads(p[2], 4));  // (B,NH,T,HS)
-        lesson::expect_near("output", attn.proj.forward(exercise::merge_heads(heads)), attn.forward(x), 1e-5,
+        pg::Tensor heads = causal_attention(call_split(p[0], 4), call_split(p[1], 4), call_split(p[2], 4));  // (B,NH,T,HS)
+        lesson::expect_near("output", attn.proj.forward(call_merge(heads)), attn.forward(x), 1e-5,
                             "split q, k and v the same way; merge must put head h's channels at h*HS");
     });
     return checks.finish();

@@ -10,7 +10,7 @@ size_t exercise::block_parameter_count(size_t C) {
     return norms + qkv + proj + fc + out;    // 12 C^2 + 13 C
 }
 
-pg::Tensor exercise::block_forward(pg::nn::Block& block, const pg::Tensor& x) {
+pg::Tensor exercise::block_forward(const BlockParts& block, const pg::Tensor& x) {
     pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));  // positions talk
     return h + block.mlp.forward(block.ln2.forward(h));           // each position thinks alone
 }

@@ -8,7 +8,7 @@ size_t exercise::block_parameter_count(size_t C) {
     throw lesson::NotImplemented("exercise::block_parameter_count");
 }
 
-pg::Tensor exercise::block_forward(pg::nn::Block& block, const pg::Tensor& x) {
+pg::Tensor exercise::block_forward(const BlockParts& block, const pg::Tensor& x) {
     // h = x + block.attn.forward(block.ln1.forward(x))     (B,T,C)
     // y = h + block.mlp.forward(block.ln2.forward(h))      (B,T,C)
     throw lesson::NotImplemented("exercise::block_forward");

@@ -29,7 +29,7 @@ check_links() {
     for file in "$@"; do
         [ -f "$file" ] || { echo "check_readme: no such file $file"; status=1; continue; }
         dir="$(dirname "$file")"
-        # link targets outside fenced code: ](target) minus any #anchor or "title"
+        # link targets outside fenced and inline code: ](target) minus any #anchor or "title"
         while IFS= read -r target; do
             case "$target" in http://*|https://*|mailto:*|'#'*|'') continue ;; esac
             path="${target%%#*}"
@@ -38,7 +38,7 @@ check_links() {
                 echo "check_readme: $file links to $target, but $dir/$path does not exist"
                 status=1
             fi
-        done < <(awk '/^[[:space:]]*```/ { fence = !fence; next } !fence' "$file" | grep -oE '\]\([^)]*\)' | sed -E 's/^\]\(//; s/\)$//')
+        done < <(awk '/^[[:space:]]*```/ { fence = !fence; next } !fence { gsub(/`[^`]*`/, ""); print }' "$file" | grep -oE '\]\([^)]*\)' | sed -E 's/^\]\(//; s/\)$//')
         if [[ "$(basename "$dir")" =~ ^[0-9][0-9]_ ]]; then
             if ! awk '/^#+ *(Find the real source|找到真正的源码)/ { on = 1; next } /^#/ { on = 0 } on' "$file" | grep -qE '\]\((\.\./)+(lib|tools/poet)/'; then
                 echo "check_readme: $file has no \"Find the real source\" (找到真正的源码) section with a link into lib/ or tools/poet/"

@@ -1,0 +1,50 @@
+// mistake 1: the position embedding forgotten, x = wte[ids] => the position embedding wpe is missing
+// mistake 2: positions looked up with the token ids, wpe[ids] => positions looked up with the token ids
+// mistake 3: the whole wpe table added, wpe(arange(context)) => too many for this sequence
+// mistake 4: T taken from ids.size(0), which is B => not ids.size(0), which is B
+// mistake 5: positions counted from 1, wpe[t+1] => positions count from 0
+// mistake 6: a hand-written guard T >= context, which rejects the whole context => which is allowed
+// mistake 7: the sum copied in a loop into pg::tensor(values), no gradient => training must reach wte and wpe through it
+// mistake 8: the tokens looked up with pg::index_select, which takes 1-D ids => pg::index_select takes 1-D ids
+// Lesson 14's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
+// (lessons/common/expect_mistake_caught.sh).
+#include <stdexcept>
+#include "check.hpp"
+
+pg::Tensor exercise::embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
+#if MISTAKE == 4
+    size_t T = ids.size(0);
+#else
+    size_t T = ids.size(1);
+#endif
+    (void)T;
+#if MISTAKE == 6
+    if (T >= wpe.size(0)) throw std::out_of_range("embed: the sequence is longer than the context");
+#endif
+#if MISTAKE == 8
+    pg::Tensor tokens = pg::index_select(wte, 0, ids);
+#else
+    pg::Tensor tokens = pg::embedding(wte, ids);  // (B,T,C)
+#endif
+#if MISTAKE == 1
+    return tokens;
+#elif MISTAKE == 2
+    return tokens + pg::embedding(wpe, ids);
+#elif MISTAKE == 3
+    return tokens + pg::embedding(wpe, pg::arange(wpe.size(0)));
+#elif MISTAKE == 5
+    return tokens + pg::slice(wpe, 0, 1, static_cast<long>(T) + 1);
+#elif MISTAKE == 7
+    if (T > wpe.size(0)) throw std::out_of_range("embed: the sequence is longer than the context");
+    size_t B = ids.size(0), C = wte.size(1);
+    std::vector<float> x(B * T * C);
+    for (size_t b = 0; b < B; ++b)
+        for (size_t t = 0; t < T; ++t) {
+            size_t id = static_cast<size_t>(ids.ptr()[b * T + t]);
+            for (size_t c = 0; c < C; ++c) x[(b * T + t) * C + c] = wte.ptr()[id * C + c] + wpe.ptr()[t * C + c];
+        }
+    return pg::tensor(x, {B, T, C});
+#else
+    return tokens + pg::embedding(wpe, pg::arange(T));  // (B,T,C) + (T,C)
+#endif
+}

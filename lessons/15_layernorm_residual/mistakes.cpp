@@ -1,0 +1,70 @@
+// mistake 1: the unbiased variance, divided by C - 1 => you divided the variance by C - 1
+// mistake 2: eps added after the square root, sqrt(var) + eps => you divided by sqrt(variance) + eps
+// mistake 3: eps forgotten, so a constant row is 0 / 0 => eps is missing: you divided by sqrt(variance)
+// mistake 4: a fixed 1e-5 instead of the eps argument => a fixed 1e-5 is used
+// mistake 5: one mean and variance over the whole tensor, not per row => one mean and variance for the whole tensor
+// mistake 6: the variance as E[x^2] - mean^2 in float, which cancels far from 0 => the variance computed as E[x^2] - mean^2 in float
+// mistake 7: the library's pg::layer_norm called => you called pg::layer_norm
+// mistake 8: weight and bias swapped, xhat * bias + weight => weight and bias swapped
+// mistake 9: C taken as x.size(1), a dim that is the last only for a matrix => C = x.size(-1), the last dim, whatever the rank
+// Lesson 15's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
+// (lessons/common/expect_mistake_caught.sh).
+#include <cmath>
+#include "check.hpp"
+
+pg::Tensor exercise::layer_norm(const pg::Tensor& x, const pg::Tensor& weight, const pg::Tensor& bias, float eps) {
+#if MISTAKE == 7
+    return pg::layer_norm(x, weight, bias, eps);
+#endif
+#if MISTAKE == 4
+    eps = 1e-5f;
+#endif
+#if MISTAKE == 5
+    size_t C = x.numel(), rows = 1;
+#elif MISTAKE == 9
+    size_t C = x.size(1), rows = x.numel() / C;
+#else
+    size_t C = x.size(-1), rows = x.numel() / C;
+#endif
+    std::vector<float> y(x.numel());
+    for (size_t r = 0; r < rows; ++r) {
+        const float* row = x.ptr() + r * C;
+        double mean = 0, var = 0;
+#if MISTAKE == 6
+        float s = 0, s2 = 0;
+        for (size_t c = 0; c < C; ++c) {
+            s += row[c];
+            s2 += row[c] * row[c];
+        }
+        float m = s / static_cast<float>(C);
+        mean = m;
+        var = s2 / static_cast<float>(C) - m * m;
+#else
+        for (size_t c = 0; c < C; ++c) mean += row[c];
+        mean /= static_cast<double>(C);
+        for (size_t c = 0; c < C; ++c) var += (row[c] - mean) * (row[c] - mean);
+#if MISTAKE == 1
+        var /= static_cast<double>(C - 1);
+#else
+        var /= static_cast<double>(C);
+#endif
+#endif
+#if MISTAKE == 2
+        double rstd = 1.0 / (std::sqrt(var) + eps);
+#elif MISTAKE == 3
+        double rstd = 1.0 / std::sqrt(var);
+#else
+        double rstd = 1.0 / std::sqrt(var + eps);
+#endif
+        for (size_t c = 0; c < C; ++c) {
+            size_t k = c % weight.numel();
+            float h = static_cast<float>((row[c] - mean) * rstd);
+#if MISTAKE == 8
+            y[r * C + c] = h * bias.ptr()[k] + weight.ptr()[k];
+#else
+            y[r * C + c] = h * weight.ptr()[k] + bias.ptr()[k];
+#endif
+        }
+    }
+    return pg::tensor(y, x.shape());
+}

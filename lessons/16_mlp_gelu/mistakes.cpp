@@ -1,0 +1,77 @@
+// mistake 1: sqrt(2 pi) instead of sqrt(2/pi) => you scaled by sqrt(2 pi)
+// mistake 2: the 0.5 in front forgotten => the 0.5 in front is missing
+// mistake 3: the square x*x instead of the cube => you used the square, not the cube
+// mistake 4: the exact x Phi(x) with erf, not the tanh approximation => you computed the exact x Phi(x) with erf
+// mistake 5: tanh written with exponentials, which overflow far out => e^u overflows to inf
+// mistake 6: the library's pg::gelu called => you called pg::gelu
+// mistake 7: the bracket misread, tanh(sqrt(2/pi) x + 0.044715 x^3) => 0.044715 x^3 outside the sqrt(2/pi)
+// mistake 8: ReLU between the Linears => ReLU in the middle
+// mistake 9: no activation between the Linears => no GELU between the two Linears
+// mistake 10: the Linears without their biases => both Linears without their bias
+// mistake 11: the residual added inside the MLP, x + out(gelu(fc(x))) => the residual belongs to the block
+// mistake 12: mlp.forward called => mlp.forward calls pg::gelu too
+// mistake 13: x @ W with the weight as stored, (out, in) => a Linear's weight is (out, in)
+// Lesson 16's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
+// (lessons/common/expect_mistake_caught.sh).
+#include <cmath>
+#include "check.hpp"
+
+pg::Tensor exercise::gelu(const pg::Tensor& x) {
+#if MISTAKE == 6
+    return pg::gelu(x);
+#endif
+    const float pi = 3.14159265358979f;
+#if MISTAKE == 1
+    const float k = std::sqrt(2.f * pi);
+#else
+    const float k = std::sqrt(2.f / pi);
+#endif
+    std::vector<float> y(x.numel());
+    for (size_t i = 0; i < y.size(); ++i) {
+        float v = x.ptr()[i];
+#if MISTAKE == 3
+        float u = k * (v + 0.044715f * v * v);
+#elif MISTAKE == 7
+        float u = k * v + 0.044715f * v * v * v;
+#else
+        float u = k * (v + 0.044715f * v * v * v);
+#endif
+#if MISTAKE == 2
+        y[i] = v * (1.f + std::tanh(u));
+#elif MISTAKE == 4
+        (void)u;
+        y[i] = 0.5f * v * (1.f + std::erf(v / std::sqrt(2.f)));
+#elif MISTAKE == 5
+        y[i] = 0.5f * v * (1.f + (std::exp(u) - std::exp(-u)) / (std::exp(u) + std::exp(-u)));
+#else
+        y[i] = 0.5f * v * (1.f + std::tanh(u));
+#endif
+    }
+    return pg::tensor(y, x.shape());
+}
+
+pg::Tensor exercise::feed_forward(const pg::nn::MLP& mlp, const pg::Tensor& x) {
+#if MISTAKE == 12
+    return mlp.forward(x);
+#elif MISTAKE == 13
+    pg::Tensor h = pg::matmul(x, mlp.fc.weight) + mlp.fc.bias;
+    return pg::matmul(exercise::gelu(h), mlp.out.weight) + mlp.out.bias;
+#elif MISTAKE == 10
+    pg::Tensor h = pg::linear(x, mlp.fc.weight, pg::Tensor());
+    return pg::linear(exercise::gelu(h), mlp.out.weight, pg::Tensor());
+#else
+    pg::Tensor h = pg::linear(x, mlp.fc.weight, mlp.fc.bias);  // (B,T,C) -> (B,T,4C)
+#if MISTAKE == 8
+    h = pg::relu(h);
+#elif MISTAKE == 9
+#else
+    h = exercise::gelu(h);
+#endif
+    pg::Tensor y = pg::linear(h, mlp.out.weight, mlp.out.bias);  // (B,T,4C) -> (B,T,C)
+#if MISTAKE == 11
+    return x + y;
+#else
+    return y;
+#endif
+#endif
+}

@@ -1,0 +1,76 @@
+// mistake 1: the Linears' biases left out of the count => every Linear here has a bias
+// mistake 2: the two LayerNorms left out of the count => the two LayerNorms are missing
+// mistake 3: out's bias counted as 4C, like fc's => out's bias has C entries
+// mistake 4: qkv counted as one C x C matrix => qkv maps C to 3C
+// mistake 5: the count in unsigned, which wraps past 2^32 => the count overflowed 32 bits
+// mistake 6: post-norm, ln(x + f(x)) => post-norm: you normalised after each addition
+// mistake 7: the second residual starts from x, y = x + mlp(ln2(h)) => the second residual starts from x
+// mistake 8: ln2 reads x instead of h => ln2 reads x, so the MLP never sees what attention wrote
+// mistake 9: ln1 and ln2 swapped => ln1 and ln2 swapped
+// mistake 10: no residual, y = mlp(ln2(attn(ln1(x)))) => no residual: each sublayer's output is added to its input
+// mistake 11: the residual adds the normalised stream, h = ln1(x) + attn(ln1(x)) => the residual adds the normalised stream ln1(x)
+// mistake 12: ln1 forgotten, attention reads the raw stream => ln1 is missing
+// mistake 13: the first residual adds x.detach() => add x itself, not x.detach()
+// mistake 14: the library's Block::forward called => you called block.forward(x)
+// mistake 15: ln2 forgotten, the MLP reads the raw stream => ln2 is missing
+// Lesson 17's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
+// (lessons/common/expect_mistake_caught.sh).
+#include "check.hpp"
+
+size_t exercise::block_parameter_count(size_t C) {
+#if MISTAKE == 5
+    unsigned c = static_cast<unsigned>(C);
+    return 4 * c + (3 * c * c + 3 * c) + (c * c + c) + (4 * c * c + 4 * c) + (4 * c * c + c);
+#else
+    size_t norms = 2 * (C + C);
+#if MISTAKE == 2
+    norms = 0;
+#endif
+#if MISTAKE == 1
+    size_t qkv = 3 * C * C, proj = C * C, fc = 4 * C * C, out = 4 * C * C;
+#elif MISTAKE == 3
+    size_t qkv = 3 * C * C + 3 * C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + 4 * C;
+#elif MISTAKE == 4
+    size_t qkv = C * C + C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + C;
+#else
+    size_t qkv = 3 * C * C + 3 * C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + C;
+#endif
+    return norms + qkv + proj + fc + out;
+#endif
+}
+
+pg::Tensor exercise::block_forward(const BlockParts& block, const pg::Tensor& x) {
+#if MISTAKE == 14
+    return block.forward(x);
+#elif MISTAKE == 6
+    pg::Tensor h = block.ln1.forward(x + block.attn.forward(x));
+    return block.ln2.forward(h + block.mlp.forward(h));
+#elif MISTAKE == 7
+    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
+    return x + block.mlp.forward(block.ln2.forward(h));
+#elif MISTAKE == 8
+    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
+    return h + block.mlp.forward(block.ln2.forward(x));
+#elif MISTAKE == 9
+    pg::Tensor h = x + block.attn.forward(block.ln2.forward(x));
+    return h + block.mlp.forward(block.ln1.forward(h));
+#elif MISTAKE == 10
+    return block.mlp.forward(block.ln2.forward(block.attn.forward(block.ln1.forward(x))));
+#elif MISTAKE == 11
+    pg::Tensor n = block.ln1.forward(x);
+    pg::Tensor h = n + block.attn.forward(n);
+    return h + block.mlp.forward(block.ln2.forward(h));
+#elif MISTAKE == 12
+    pg::Tensor h = x + block.attn.forward(x);
+    return h + block.mlp.forward(block.ln2.forward(h));
+#elif MISTAKE == 15
+    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
+    return h + block.mlp.forward(h);
+#elif MISTAKE == 13
+    pg::Tensor h = x.detach() + block.attn.forward(block.ln1.forward(x));
+    return h + block.mlp.forward(block.ln2.forward(h));
+#else
+    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
+    return h + block.mlp.forward(block.ln2.forward(h));
+#endif
+}
