@@ -52,6 +52,7 @@ int cmd_demo(int argc, char** argv) {
     uint64_t seed = seed_or_random(a);
     pg::Generator gen(seed);
     WriteOptions opt;
+    opt.form = Form::Regulated;   // as ./poet write: 格律 by default
     size_t samples = a.size("samples", 2);
     std::printf("\n一字一诗 — one character, one poem (step %llu model, seed %llu)\n",
                 static_cast<unsigned long long>(model.step), static_cast<unsigned long long>(seed));

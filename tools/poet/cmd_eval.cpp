@@ -1,7 +1,8 @@
 // `./poet eval`: the checkpoint's validation loss (overall, beside the bigram baseline, and by
-// position in the poem), then, over N prompts, the sampling rates of eval.hpp for three ways of
-// writing: free (no constraints), constrained with the prefix alone, and the default writer
-// (constrained + placement).
+// position in the poem), then, over N prompts, the sampling rates of eval.hpp for the ways of
+// writing: free (no constraints), constrained with the prefix alone, --form loose (constrained +
+// placement), 格律 (the default writer) and 格律 --acrostic; then their form, the model's mean
+// log-probability per character and topicality, each beside the corpus's own.
 // Leaves out: comparing checkpoints (run it once per checkpoint).
 #include <cmath>
 #include <cstdio>
@@ -10,6 +11,7 @@
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
 #include "poet/eval.hpp"
+#include "poet/form.hpp"
 #include "poet/model.hpp"
 #include "poet/quatrain.hpp"
 #include "poet/records.hpp"
@@ -19,9 +21,115 @@
 
 namespace poet {
 
+// `name` padded with spaces to `width` columns, a Chinese character taking two.
+static std::string padded(const std::string& name, size_t width) {
+    size_t columns = 0;
+    for (char32_t c : decode_utf8(name)) columns += is_han(c) ? 2 : 1;
+    return name + std::string(columns < width ? width - columns : 0, ' ');
+}
+
 static void print_rates(const char* name, const SampleStats& s) {
-    std::printf("  %-34s %6.1f%% %9.1f%% %11.1f%% %11.1f%% %9.1f%%\n", name, 100 * s.well_formed, 100 * s.contains_char,
-                100 * s.drafted_with_char, 100 * s.copied_lines, 100 * s.poems_with_copy);
+    std::printf("  %s %6.1f%% %9.1f%% %11.1f%% %11.1f%% %9.1f%%\n", padded(name, 34).c_str(), 100 * s.well_formed,
+                100 * s.contains_char, 100 * s.drafted_with_char, 100 * s.copied_lines, 100 * s.poems_with_copy);
+}
+
+// The ways of writing eval compares, in the order it runs them (one generator for all).
+struct Way {
+    const char* name;
+    bool constrained;
+    Placement placement;
+    Form form;
+};
+enum WayIndex { kFree, kPrefixOnly, kLoose, kRegulated, kRegulatedAcrostic };
+static const Way kWays[] = {{"free (no constraints)", false, Placement::Prefix, Form::Loose},
+                            {"constrained, prefix only", true, Placement::Prefix, Form::Loose},
+                            {"--form loose (placement)", true, Placement::Model, Form::Loose},
+                            {"格律 (write, the default)", true, Placement::Model, Form::Regulated},
+                            {"格律 --acrostic", true, Placement::Acrostic, Form::Regulated}};
+
+static std::string fixed3(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3f", v);
+    return buf;
+}
+
+static void print_judgement_row(const std::string& name, const FormStats& f, const std::string& log_p,
+                                const std::string& topic) {
+    std::printf("  %s %6.1f%% %7.1f%% %8.1f%% %8.1f%% %11s %11s\n", padded(name, 34).c_str(), 100 * f.rhyme,
+                100 * f.tones, 100 * f.regular, 100 * f.repeated_char, log_p.c_str(), topic.c_str());
+}
+
+static std::string shares(const FormStats& f) {
+    std::string out;
+    for (size_t t = 0; t < f.template_share.size(); ++t) {
+        char share[32];
+        std::snprintf(share, sizeof share, " %.1f%%", 100 * f.template_share[t]);
+        out += (t ? ", " : "") + form::templates()[t].name + share;
+    }
+    return out;
+}
+
+struct CorpusBaseline {
+    FormStats all;           // every training poem
+    double val_log_p = 0;    // the validation quatrains, k at their validation slot
+    size_t val_skipped = 0;  // validation quatrains with a character outside the vocabulary
+    double ceiling = 0;      // topicality of a real poem holding each prompt
+};
+
+// The corpus rows of the second table: the baseline of every measure, and topicality's ceiling.
+static CorpusBaseline print_corpus_rows(PoetModel& model, const Corpus& corpus, const std::string& data_dir,
+                                        const Cooccurrence& co, const std::vector<char32_t>& prompts,
+                                        pg::Generator& gen) {
+    const RhymeTable& table = pingshui();
+    CorpusBaseline base;
+    print_judgement_row("corpus: training quatrains", form_stats(load_corpus(data_dir, "jueju").train, table), "", "");
+    base.all = form_stats(corpus.train, table);
+    print_judgement_row("corpus: all " + std::to_string(corpus.train.size()) + " training poems", base.all, "", "");
+    Prompted val;
+    for (size_t i = 0; i < corpus.val.size(); ++i) {
+        val.ks.push_back(corpus.val[i][quatrain::slot_position(validation_slot(i))]);   // as the validation records
+        val.poems.push_back(corpus.val[i]);
+    }
+    base.val_log_p = mean_log_prob(*model.gpt, model.tok, val, &base.val_skipped);
+    print_judgement_row("corpus: validation quatrains", form_stats(corpus.val, table), fixed3(base.val_log_p), "");
+    Prompted real = real_poems_with(corpus.train, prompts, gen);
+    base.ceiling = topicality(co, real, true).contrast();
+    print_judgement_row("corpus: a real poem holding k", form_stats(real.poems, table), "", fixed3(base.ceiling));
+    return base;
+}
+
+// The second table: 格律 by form.hpp's checker, repeated characters, the model's mean log-probability
+// per character and topicality, for the corpus (the baseline and the ceiling) and for each way.
+static void print_judgement(PoetModel& model, const Corpus& corpus, const std::string& data_dir,
+                            const std::vector<char32_t>& prompts, const std::vector<Prompted>& written,
+                            pg::Generator& gen) {
+    const RhymeTable& table = pingshui();
+    Cooccurrence co(corpus.train, prompts);
+    std::printf("\nform (平水韵, data/rhyme/), repeated characters, the model's judgement and topicality:\n");
+    std::printf("  %34s %7s %8s %9s %9s %11s %11s\n", "", "rhyme", "tones", "regular", "repeats", "log p/char",
+                "topicality");
+    CorpusBaseline base = print_corpus_rows(model, corpus, data_dir, co, prompts, gen);
+    std::vector<double> log_p(written.size()), topic(written.size());
+    for (size_t w = 0; w < written.size(); ++w) {
+        log_p[w] = mean_log_prob(*model.gpt, model.tok, written[w]);
+        topic[w] = topicality(co, written[w], false).contrast();
+        print_judgement_row(kWays[w].name, form_stats(written[w].poems, table), fixed3(log_p[w]), fixed3(topic[w]));
+    }
+    std::printf("\n  rhyme: lines 2 and 4 end in two characters of one level (平声) group; tones: positions 2, 4 and\n"
+                "  5 of every line fit one of the four templates (so 粘 and 对 hold); regular: tones and all rhyme\n"
+                "  slots of one template (格律); repeats: a character occurs twice or more; log p/char: the model's\n"
+                "  mean log-probability per character (temperature 1, whole vocabulary) given BOS k SEP, the\n"
+                "  validation quatrains with k at their validation slot (%zu skipped: a character outside the\n"
+                "  vocabulary); topicality: mean PPMI over the training poems between k and the poem's other\n"
+                "  characters, for its own k minus for the other prompts' k (real poems: held out of the counts).\n",
+                base.val_skipped);
+    std::printf("\n  templates of the regular poems:\n    corpus (all): %s\n    格律:         %s\n",
+                shares(base.all).c_str(), shares(form_stats(written[kRegulated].poems, table)).c_str());
+    double kept = topic[kLoose] > 0 ? 100 * topic[kRegulated] / topic[kLoose] : 0.0;
+    std::printf("\n  the cost of 格律 in the model's judgement: %.3f nats per character below free sampling, which\n"
+                "  sits %.3f above the validation quatrains; 格律 keeps %.0f%% of --form loose's topicality (real\n"
+                "  poems: %.3f)\n",
+                log_p[kFree] - log_p[kRegulated], log_p[kFree] - base.val_log_p, kept, base.ceiling);
 }
 
 int cmd_eval(int argc, char** argv) {
@@ -77,20 +185,25 @@ int cmd_eval(int argc, char** argv) {
                 static_cast<double>(opt.sampling.temperature), opt.sampling.top_k);
     std::printf("  %-34s %7s %10s %12s %12s %10s\n", "", "formed", "has char", "model alone", "lines copied",
                 "any copy");
-    opt.constrained = false;
-    opt.placement = Placement::Prefix;
-    print_rates("free (no constraints)", sample_stats(write_poems(*model.gpt, model.tok, prompts, opt, gen), model.tok, lines));
-    opt.constrained = true;
-    print_rates("constrained, prefix only", sample_stats(write_poems(*model.gpt, model.tok, prompts, opt, gen), model.tok, lines));
-    opt.placement = Placement::Model;
-    std::vector<WrittenPoem> written = write_poems(*model.gpt, model.tok, prompts, opt, gen);
-    print_rates("constrained + placement (write)", sample_stats(written, model.tok, lines));
+    std::vector<Prompted> written;
+    for (const Way& w : kWays) {
+        opt.constrained = w.constrained;
+        opt.placement = w.placement;
+        opt.form = w.form;
+        std::vector<WrittenPoem> poems = write_poems(*model.gpt, model.tok, prompts, opt, gen);
+        print_rates(w.name, sample_stats(poems, model.tok, lines));
+        written.push_back(prompted(prompts, poems, model.tok));
+    }
     std::printf("\n  formed: well-formed quatrains; has char: the poem holds its prompt character; model alone: it did\n"
                 "  so before any placement; lines copied: share of lines found verbatim in the training set;\n"
                 "  any copy: poems with at least one such line.\n");
-    std::printf("\nexamples (write):\n");
-    for (size_t i = 0; i < std::min<size_t>(5, written.size()); ++i)
-        std::printf("  %s  %s\n", model.tok.token_str(prompts[i]).c_str(), written[i].text.c_str());
+    std::vector<char32_t> prompt_chars;
+    for (int k : prompts) prompt_chars.push_back(model.tok.char_of(k));
+    print_judgement(model, corpus, a.str("data", default_data_dir()), prompt_chars, written, gen);
+    std::printf("\nexamples (格律, the default writer):\n");
+    const Prompted& regular = written[kRegulated];
+    for (size_t i = 0; i < std::min<size_t>(5, regular.poems.size()); ++i)
+        std::printf("  %s  %s\n", encode_utf8(regular.ks[i]).c_str(), encode_utf8(regular.poems[i]).c_str());
     return 0;
 }
 

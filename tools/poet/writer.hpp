@@ -7,7 +7,10 @@
 //      probability proportional to q_s, keep the draft before it, put k there, and sample the rest
 //      again, now conditioned on k.
 // So k lands where the model itself finds it most plausible, and every poem contains it.
-// Leaves out: rhyme and tone constraints.
+// Form::Regulated adds 格律 (form.hpp) to both passes: each slot takes only characters whose tone
+// fits a template still possible, the rhyme slots keep one level group, and k goes only into a slot
+// where it fits; the template is the one the model's own choices lead to, slot by slot.
+// Leaves out: beam search over templates (the first fitting choice of the model is kept).
 #pragma once
 #include <string>
 #include <vector>
@@ -24,10 +27,18 @@ enum class Placement {
     Prefix,     // only the prefix BOS k SEP: the model alone decides (the baseline eval measures)
 };
 
+enum class Form {
+    Loose,       // the quatrain's shape (and the character): `./poet write --form loose`
+    Regulated,   // 格律 on top: tones and rhyme of a 五言绝句, what `./poet write` does by default
+};
+
 struct WriteOptions {
     SamplingOptions sampling;
     bool constrained = true;    // false: --free, any token anywhere, stop at EOS or the context
     Placement placement = Placement::Model;
+    // Loose here so that library callers (the demo, lesson 22) keep what they print; the CLI's
+    // write and eval ask for Regulated. Needs constrained decoding.
+    Form form = Form::Loose;
 };
 
 struct WrittenPoem {
@@ -43,8 +54,9 @@ struct WrittenPoem {
 std::vector<int> han_ids(const Tokenizer& tok);
 
 // One poem per entry of ks, all decoded as one batch (ks may repeat a character, or differ).
-// Throws std::invalid_argument when a k is not an ideograph of the vocabulary, or Placement::Model
-// is asked for without constrained decoding.
+// Throws std::invalid_argument when a k is not an ideograph of the vocabulary, Placement::Model or
+// Form::Regulated is asked for without constrained decoding, or (never with the four templates,
+// whose free slots take any character) k fits no slot of any template.
 std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<int>& ks,
                                      const WriteOptions& opt, pg::Generator& gen);
 
