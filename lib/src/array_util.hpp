@@ -7,6 +7,10 @@ namespace pg::detail {
 
 inline Shape shape_of(const Array& a) { return Shape(a.shape().begin(), a.shape().end()); }
 
-inline Array empty_array(const Shape& s) { return Array::from_shape(s); }
+// Checked first (numel_of): a shape too large to hold throws ShapeError naming `op`, never allocates.
+inline Array empty_array(const Shape& s, const std::string& op = "shape") {
+    numel_of(s, op);
+    return Array::from_shape(s);
+}
 
 }  // namespace pg::detail

@@ -2,6 +2,7 @@
 // Leaves out: matching PyTorch's stream; reference tests ship their own initial values.
 #include "pg/random.hpp"
 #include <cmath>
+#include <stdexcept>
 
 namespace pg {
 
@@ -43,7 +44,10 @@ float Generator::normal() {
     return static_cast<float>(r * std::cos(th));
 }
 
-size_t Generator::randint(size_t n) { return n ? static_cast<size_t>(next_u64() % n) : 0; }
+size_t Generator::randint(size_t n) {
+    if (n == 0) throw std::invalid_argument("randint: n = 0 gives no number in [0, n) to draw");
+    return static_cast<size_t>(next_u64() % n);
+}
 
 Generator::State Generator::state() const { return {{s_[0], s_[1], s_[2], s_[3]}, has_spare_, spare_}; }
 void Generator::set_state(const State& st) {

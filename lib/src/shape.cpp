@@ -1,5 +1,6 @@
 // Shape helpers: printing, dimension normalisation, and numpy's broadcasting rule.
 #include "pg/shape.hpp"
+#include <algorithm>
 
 namespace pg {
 
@@ -9,9 +10,16 @@ std::string shape_str(const Shape& s) {
     return out + ")";
 }
 
-size_t numel_of(const Shape& s) {
+size_t numel_of(const Shape& s, const std::string& op) {
     size_t n = 1;
-    for (size_t d : s) n *= d;
+    bool overflow = false;
+    for (size_t d : s) overflow |= __builtin_mul_overflow(n, d, &n);
+    if (std::find(s.begin(), s.end(), size_t(0)) != s.end()) return 0;   // a 0 dim: nothing, whatever the rest
+    if (overflow || n > kMaxElements)
+        throw ShapeError(op + ": shape " + shape_str(s) + " has " +
+                         (overflow ? std::string("more elements than a size_t counts") : std::to_string(n) + " elements") +
+                         "; one tensor holds at most " + std::to_string(kMaxElements) + " (" +
+                         std::to_string(kMaxElements * sizeof(float) >> 30) + " GiB of float32)");
     return n;
 }
 

@@ -49,7 +49,12 @@ Tensor Tensor::grad() const {
                                "that depends on it; it must require grad)");
     return Tensor(impl_->grad);
 }
-const Array& Tensor::grad_data() const { return impl_->grad; }
+const Array& Tensor::grad_data() const {
+    if (!impl_->has_grad)
+        throw std::logic_error("grad_data: this tensor has no gradient yet (call backward on a result that depends on "
+                               "it, or check has_grad() first)");
+    return impl_->grad;
+}
 void Tensor::zero_grad() {
     impl_->grad = Array();
     impl_->has_grad = false;
@@ -92,7 +97,7 @@ Tensor Tensor::transpose(long d0, long d1) const { return pg::transpose(*this, d
 // ---- construction ----
 
 Tensor tensor(const std::vector<float>& values, const Shape& shape, bool requires_grad) {
-    if (values.size() != numel_of(shape))
+    if (values.size() != numel_of(shape, "tensor"))
         throw ShapeError("tensor: " + std::to_string(values.size()) + " values do not fill shape " + shape_str(shape) +
                          " (" + std::to_string(numel_of(shape)) + " elements)");
     Array a = detail::empty_array(shape);
@@ -134,7 +139,7 @@ Tensor scalar(float v, bool requires_grad) {
     return Tensor(std::move(a), requires_grad);
 }
 Tensor full(const Shape& s, float v, bool rg) {
-    Array a = detail::empty_array(s);
+    Array a = detail::empty_array(s, "zeros/ones/full");
     std::fill(a.data(), a.data() + a.size(), v);
     return Tensor(std::move(a), rg);
 }

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <random>
+#include <thread>
 #include "pg/threads.hpp"
 #include "poet/commands.hpp"
 #include "poet/corpus.hpp"
@@ -76,7 +77,13 @@ int training_exit_code(const TrainResult& r, const std::string& name, const std:
 }
 
 void apply_threads(const Args& a) {
-    if (a.has("threads")) pg::set_num_threads(a.size("threads", 0));
+    if (!a.has("threads")) return;
+    size_t n = a.size("threads", 0);
+    if (n < 1 || n > kMaxThreads)
+        throw std::invalid_argument("--threads " + std::to_string(n) + " must be between 1 and " +
+                                    std::to_string(kMaxThreads) + " (this machine has " +
+                                    std::to_string(std::thread::hardware_concurrency()) + " cores)");
+    pg::set_num_threads(n);
 }
 
 uint64_t seed_or_random(const Args& a) { return a.has("seed") ? a.size("seed", 0) : std::random_device{}(); }

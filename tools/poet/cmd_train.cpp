@@ -22,10 +22,13 @@ int cmd_train(int argc, char** argv) {
         return 0;
     }
     if (!a.positional().empty()) throw std::invalid_argument("train: unexpected argument '" + a.positional()[0] + "'");
+    if (a.on("resume") && a.on("overwrite"))
+        throw std::invalid_argument("train: --resume continues a run and --overwrite starts it afresh: give one of them");
+    if (a.has("out") && a.str("out", "").empty()) throw std::invalid_argument("train: --out needs a run name, e.g. --out poet2");
     TrainOptions opt;
     opt.out_dir = run_dir(a.str("out", "poet"));
     opt.data_dir = a.str("data", default_data_dir());
-    opt.threads = a.size("threads", 0);
+    apply_threads(a);
     opt.resume = a.on("resume");
     TrainConfig cfg;
     if (opt.resume) {

@@ -22,7 +22,9 @@ const std::set<std::string>& train_flags();
 TrainConfig train_config_from(const Args& args);
 std::string train_flags_help();
 
-// --threads N sets pg's thread count when given; --seed S, or a fresh random seed when absent.
+// --threads N (1 to kMaxThreads) sets pg's thread count when given; --seed S, or a fresh random
+// seed when absent.
+constexpr size_t kMaxThreads = 256;
 void apply_threads(const Args& args);
 uint64_t seed_or_random(const Args& args);
 

@@ -2,6 +2,7 @@
 // whose message starts with the path.
 // Leaves out: converting checkpoints between formats.
 #include "poet/model.hpp"
+#include <filesystem>
 #include <fstream>
 #include "poet/config.hpp"
 
@@ -23,15 +24,22 @@ void model_metadata(const PoetModel& m, pg::Metadata& meta) {
     meta["model.vocab_size"] = std::to_string(m.gpt->config().vocab_size);
 }
 
+const std::string& metadata_at(const pg::Metadata& meta, const std::string& key) {
+    auto it = meta.find(key);
+    if (it == meta.end()) throw std::runtime_error("checkpoint metadata has no '" + key + "' (not a poet checkpoint?)");
+    return it->second;
+}
+
 PoetModel load_model(const std::string& path) {
-    if (!std::ifstream(path))
+    if (!std::filesystem::exists(path))
         throw pg::CheckpointError(path + ": no such checkpoint (train one with ./poet train, or pass --checkpoint PATH)");
     pg::LoadedCheckpoint info = pg::read_checkpoint_info(path);
     try {
         auto format = info.metadata.find("poet.format");
         if (format == info.metadata.end() || format->second != kFormat)
             throw std::runtime_error("not a poet checkpoint (metadata 'poet.format' is not " + std::string(kFormat) + ")");
-        Tokenizer tok = Tokenizer::deserialize(info.metadata.at("tokenizer"));
+        Tokenizer tok = Tokenizer::deserialize(metadata_at(info.metadata, "tokenizer"));
+        validate(train_config_from(info.metadata));   // every size within its limit before anything is built
         pg::nn::GPTConfig cfg = gpt_config_from(info.metadata);
         if (cfg.vocab_size != tok.size())
             throw std::runtime_error("model.vocab_size " + std::to_string(cfg.vocab_size) + " differs from the " +

@@ -30,6 +30,9 @@ void model_metadata(const PoetModel& m, pg::Metadata& meta);
 // truncated, corrupt, not a poet checkpoint) — never a partly loaded model.
 PoetModel load_model(const std::string& path);
 
+// The metadata value of `key`; throws std::runtime_error naming a missing key.
+const std::string& metadata_at(const pg::Metadata& meta, const std::string& key);
+
 // Is there a finished training run at `path` (a loadable checkpoint whose step reached its steps)?
 bool is_finished_checkpoint(const std::string& path);
 

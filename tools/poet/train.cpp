@@ -10,6 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <unistd.h>
+#include "pg/autograd.hpp"
 #include "pg/ops.hpp"
 #include "pg/threads.hpp"
 #include "poet/corpus.hpp"
@@ -72,6 +74,34 @@ StepStats train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const Batch& b
 
 namespace {
 
+// Throws std::invalid_argument, before anything is allocated, when the model and a batch would need
+// more memory than the machine has: weights, gradients and AdamW's two moments (16 bytes a
+// parameter), the logits with their log-probabilities and gradient, and each block's activations.
+void check_memory(const TrainConfig& c, size_t V) {
+    const double B = static_cast<double>(c.batch), T = kInputLength, C = static_cast<double>(c.n_embd),
+                 L = static_cast<double>(c.n_layer), NH = static_cast<double>(c.n_head);
+    double params = 2 * static_cast<double>(V) * C + static_cast<double>(c.context) * C + L * (12 * C * C + 13 * C) + 2 * C;
+    double bytes = 16 * params + 4 * (3 * B * T * static_cast<double>(V) + L * (40 * B * T * C + 4 * B * NH * T * T));
+    double have = static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE));
+    if (have > 0 && bytes > 0.8 * have)
+        throw std::invalid_argument("train: this model and batch would need about " + fmt("%.1f", bytes / 1e9) +
+                                    " GB (weights, optimizer state, activations), more than this machine's " +
+                                    fmt("%.1f", have / 1e9) + " GB: lower --batch (" + std::to_string(c.batch) +
+                                    "), --width (" + std::to_string(c.n_embd) + ") or --layers (" +
+                                    std::to_string(c.n_layer) + ")");
+}
+
+// Is the model good to save: a finite loss on the first validation records, in eval mode (no
+// dropout draws, so a resumed run repeats the uninterrupted one)? Empty when it is, else why not.
+std::string unsaveable(pg::nn::GPT& gpt, const std::vector<Poem>& val_poems) {
+    pg::NoGradGuard no_grad;
+    bool was_training = gpt.is_training();
+    gpt.eval();
+    float probe = batch_loss(gpt, validation_batch(val_poems, 0, std::min<size_t>(16, val_poems.size()))).item();
+    gpt.train(was_training);
+    return std::isfinite(probe) ? "" : "its loss on validation records is " + fmt("%g", probe);
+}
+
 // Everything a run holds between steps.
 struct Run {
     TrainConfig cfg;
@@ -104,7 +134,8 @@ Run restore(TrainConfig cfg, const TrainOptions& opt, TrainResult& result, const
     validate(cfg);
     run.cfg = cfg;
     Corpus corpus = load_corpus(opt.data_dir, cfg.corpus);
-    run.tok = opt.resume ? Tokenizer::deserialize(info.metadata.at("tokenizer")) : Tokenizer::build(corpus.train);
+    run.tok = opt.resume ? Tokenizer::deserialize(metadata_at(info.metadata, "tokenizer")) : Tokenizer::build(corpus.train);
+    check_memory(cfg, run.tok.size());
     run.train_poems = encode_poems(corpus.train, run.tok);
     run.val_poems = encode_poems(corpus.val, run.tok);
     run.model = make_model(run.tok, gpt_config(cfg, run.tok.size()), cfg.seed);
@@ -124,7 +155,20 @@ Run restore(TrainConfig cfg, const TrainOptions& opt, TrainResult& result, const
     return run;
 }
 
-void save_checkpoint(Run& run, size_t step, TrainResult& result) {
+// Saves the checkpoint of `step`; returns false, saving nothing, when the weights are not good
+// (unsaveable), so that the checkpoint on disk is always a good one.
+bool save_checkpoint(Run& run, size_t step, TrainResult& result) {
+    std::string bad = unsaveable(*run.model.gpt, run.val_poems);
+    if (!bad.empty()) {
+        result.status = TrainStatus::Diverged;
+        result.message = "diverged: after step " + std::to_string(step) + " the model is not worth saving (" + bad +
+                         "); nothing was written. " +
+                         (result.checkpoint_step ? "The last good checkpoint is kept: " + result.checkpoint + " (step " +
+                                                       std::to_string(result.checkpoint_step) + ")."
+                                                 : std::string("No checkpoint had been saved yet.")) +
+                         " Try a lower --lr or a longer --warmup.";
+        return false;
+    }
     pg::Metadata meta;
     model_metadata(run.model, meta);
     to_metadata(run.cfg, meta);
@@ -133,6 +177,7 @@ void save_checkpoint(Run& run, size_t step, TrainResult& result) {
     if (!std::isnan(result.val_loss)) meta["val_loss"] = fmt("%.6f", result.val_loss);
     pg::save(result.checkpoint, *run.model.gpt, run.optimizer.get(), step, meta);
     result.checkpoint_step = step;
+    return true;
 }
 
 std::string diverged_message(const StepStats& s, size_t step, const TrainResult& result) {
@@ -183,10 +228,11 @@ TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
 
     for (size_t step = run.start; step < c.steps; ++step) {
         if (opt.stop && opt.stop->load()) {
-            save_checkpoint(run, step, result);
-            result.status = TrainStatus::Interrupted;
-            result.message = "interrupted: saved " + result.checkpoint + " at step " + std::to_string(step) +
-                             "; continue with --resume";
+            if (save_checkpoint(run, step, result)) {
+                result.status = TrainStatus::Interrupted;
+                result.message = "interrupted: saved " + result.checkpoint + " at step " + std::to_string(step) +
+                                 "; continue with --resume";
+            }
             break;
         }
         auto t0 = clock::now();
@@ -217,7 +263,7 @@ TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
         run.history.push_back(row);
         result.losses.push_back(s.loss);
         result.step = row.step;
-        if (row.step % c.save_every == 0 || row.step == c.steps) save_checkpoint(run, row.step, result);
+        if ((row.step % c.save_every == 0 || row.step == c.steps) && !save_checkpoint(run, row.step, result)) break;
         if (bar) bar->update(row.step, s.loss, result.val_loss, row.tokens_per_s);
         if (opt.on_step) opt.on_step(row.step, s.loss);
     }

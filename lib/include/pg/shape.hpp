@@ -27,7 +27,11 @@ struct IdError : std::out_of_range {
 
 // "(3,2)" — the way every error message prints a shape.
 std::string shape_str(const Shape& s);
-size_t numel_of(const Shape& s);
+// The element count of s. Throws ShapeError naming `op` and the shape when the product overflows
+// or passes kMaxElements: every shape that enters the library is checked so before anything is
+// allocated for it.
+constexpr size_t kMaxElements = size_t(1) << 32;   // 16 GiB of float32 in one tensor
+size_t numel_of(const Shape& s, const std::string& op = "shape");
 
 // dim in [-rank, rank) -> [0, rank); throws ShapeError naming `op` otherwise.
 size_t normalize_dim(long dim, size_t rank, const std::string& op);

@@ -3,7 +3,11 @@
 // copies values into the model and optimizer. Leaves out: partial loads, other dtypes.
 #include "pg/io/checkpoint.hpp"
 #include <algorithm>
+#include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <unistd.h>
 #include "bytes.hpp"
@@ -35,6 +39,20 @@ struct Parsed {
 
 std::string describe(Section s) { return s == kParameter ? "parameter" : "optimizer state"; }
 
+// A checkpoint holds finite numbers only: a NaN or an infinity means the run had diverged, and such
+// a file must be neither written nor loaded as if it were good. Throws naming the tensor.
+void check_finite(const std::string& path, const std::string& doing, Section s, const std::string& name, const float* v,
+                  size_t n) {
+    for (size_t i = 0; i < n; ++i)
+        if (!std::isfinite(v[i]))
+            throw CheckpointError(path + ": " + doing + ": " + describe(s) + " " + name + " holds " +
+                                  (std::isnan(v[i]) ? "NaN" : "an infinity") + " at element " + std::to_string(i) +
+                                  " (weights from a diverged run are not a checkpoint)");
+}
+
+// The reason the last system call failed, as the system words it: "No space left on device".
+std::string errno_text() { return std::strerror(errno); }
+
 uint32_t checked_u32(size_t n, const std::string& path, const std::string& what) {
     if (n > 0xffffffffu) throw CheckpointError(path + ": cannot save: " + what + " is longer than 2^32 - 1");
     return static_cast<uint32_t>(n);
@@ -48,10 +66,12 @@ std::vector<uint8_t> encode(const std::string& path, const nn::Module& model, co
     std::vector<std::pair<std::string, Array>> state;
     if (optimizer) state = optimizer->state();
     for (auto& [name, t] : named) {
+        check_finite(path, "cannot save", kParameter, name, t.ptr(), t.numel());
         records.push_back({kParameter, name, t.shape(), 0});
         values.push_back(&t.data());
     }
     for (auto& [name, a] : state) {
+        check_finite(path, "cannot save", kOptimizerState, name, a.data(), a.size());
         records.push_back({kOptimizerState, name, Shape(a.shape().begin(), a.shape().end()), 0});
         values.push_back(&a);
     }
@@ -90,10 +110,20 @@ std::vector<uint8_t> encode(const std::string& path, const nn::Module& model, co
 }
 
 std::vector<uint8_t> read_file(const std::string& path) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::file_status st = fs::status(path, ec);
+    if (!fs::exists(st)) throw CheckpointError(path + ": cannot open: no such file");
+    if (fs::is_directory(st)) throw CheckpointError(path + ": is a directory, not a checkpoint file");
+    if (!fs::is_regular_file(st))
+        throw CheckpointError(path + ": is not a regular file (a FIFO, a device or a socket), so not a checkpoint");
     std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw CheckpointError(path + ": cannot open the file");
+    if (!in) throw CheckpointError(path + ": cannot open the file: " + errno_text());
     std::streamoff size = in.tellg();
     if (size < 0) throw CheckpointError(path + ": cannot tell the file's size");
+    if (static_cast<uint64_t>(size) > kMaxElements * sizeof(float) + (uint64_t(1) << 30))
+        throw CheckpointError(path + ": is " + std::to_string(size >> 30) + " GiB, larger than any checkpoint (" +
+                              std::to_string(kMaxElements * sizeof(float) >> 30) + " GiB of values at most)");
     std::vector<uint8_t> bytes(static_cast<size_t>(size));
     in.seekg(0);
     in.read(reinterpret_cast<char*>(bytes.data()), size);
@@ -224,14 +254,20 @@ void save(const std::string& path, const nn::Module& model, const optim::Optimiz
     std::vector<uint8_t> bytes = encode(path, model, optimizer, step, metadata);
     std::string tmp = path + ".tmp";
     std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw CheckpointError(path + ": cannot open " + tmp + " for writing");
-    bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-    ok = std::fflush(f) == 0 && ok;
-    ok = ::fsync(fileno(f)) == 0 && ok;  // the bytes are on disk before the rename makes them visible
-    ok = std::fclose(f) == 0 && ok;
-    if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    if (!f) throw CheckpointError(path + ": cannot open " + tmp + " for writing: " + errno_text());
+    std::string failed;   // the first step that failed, with the system's reason
+    auto step_ok = [&](bool ok, const char* what) {
+        if (!ok && failed.empty()) failed = std::string(what) + ": " + errno_text();
+    };
+    step_ok(std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size(), "writing");
+    step_ok(std::fflush(f) == 0, "writing");
+    step_ok(::fsync(fileno(f)) == 0, "syncing to disk");  // the bytes are on disk before the rename shows them
+    step_ok(std::fclose(f) == 0, "closing");
+    if (failed.empty()) step_ok(std::rename(tmp.c_str(), path.c_str()) == 0, "renaming it into place");
+    if (!failed.empty()) {
         std::remove(tmp.c_str());
-        throw CheckpointError(path + ": cannot write the checkpoint (via " + tmp + ")");
+        throw CheckpointError(path + ": cannot write the checkpoint (via " + tmp + "), " + failed +
+                              "; the previous checkpoint, if any, is kept");
     }
 }
 
@@ -246,12 +282,20 @@ LoadedCheckpoint load(const std::string& path, nn::Module& model, optim::Optimiz
     NamedShapes model_shapes, optimizer_shapes;
     for (auto& [name, t] : named) model_shapes.emplace_back(name, t.shape());
     std::vector<const TensorRecord*> params = match(path, p, kParameter, model_shapes, "model");
+    std::vector<Array> values;   // every parameter's values, checked before anything changes
+    for (const TensorRecord* r : params) {
+        values.push_back(values_of(p, *r));
+        check_finite(path, "refused", kParameter, r->name, values.back().data(), values.back().size());
+    }
     if (optimizer) {
         if (!p.has_optimizer) throw CheckpointError(path + ": the file holds no optimizer state");
         for (auto& [name, a] : optimizer->state()) optimizer_shapes.emplace_back(name, Shape(a.shape().begin(), a.shape().end()));
         std::vector<const TensorRecord*> records = match(path, p, kOptimizerState, optimizer_shapes, "optimizer");
         std::vector<std::pair<std::string, Array>> state;
-        for (const TensorRecord* r : records) state.emplace_back(r->name, values_of(p, *r));
+        for (const TensorRecord* r : records) {
+            state.emplace_back(r->name, values_of(p, *r));
+            check_finite(path, "refused", kOptimizerState, r->name, state.back().second.data(), state.back().second.size());
+        }
         try {
             optimizer->load_state(state);  // checks its values before it changes anything
         } catch (const std::invalid_argument& e) {
@@ -259,7 +303,7 @@ LoadedCheckpoint load(const std::string& path, nn::Module& model, optim::Optimiz
         }
     }
     // Nothing below can fail: every check has passed.
-    for (size_t i = 0; i < named.size(); ++i) named[i].second.copy_(Tensor(values_of(p, *params[i])));
+    for (size_t i = 0; i < named.size(); ++i) named[i].second.copy_(Tensor(std::move(values[i])));
     return {p.step, p.metadata, p.has_optimizer};
 }
 

@@ -11,7 +11,7 @@ namespace pg {
 using namespace detail;
 
 Tensor reshape(const Tensor& x, const Shape& shape) {
-    if (numel_of(shape) != x.numel())
+    if (numel_of(shape, "reshape") != x.numel())
         throw ShapeError("reshape: cannot view " + shape_str(x.shape()) + " (" + std::to_string(x.numel()) +
                          " elements) as " + shape_str(shape) + " (" + std::to_string(numel_of(shape)) + " elements)");
     Array y = empty_array(shape);
