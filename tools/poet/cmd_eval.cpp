@@ -150,6 +150,9 @@ int cmd_eval(int argc, char** argv) {
                 static_cast<unsigned long long>(model.step), cfg.corpus.c_str(), model.tok.size());
 
     ValLoss v = validation_loss(*model.gpt, encode_poems(corpus.val, model.tok), kValidationBatch);
+    if (!std::isfinite(v.mean))
+        throw std::runtime_error(path + ": the validation loss is " + std::to_string(v.mean) +
+                                 ": the model's weights do not give finite predictions");
     std::printf("\nvalidation loss %.4f nats per character (%.3f bits, perplexity %.1f) over %zu poems x 25 predictions\n",
                 v.mean, v.mean / std::log(2.0), std::exp(v.mean), v.records);
     ValLoss baseline = bigram_validation_loss(count_bigrams(encode_poems(corpus.train, model.tok), model.tok.size()),
@@ -170,6 +173,9 @@ int cmd_eval(int argc, char** argv) {
     std::vector<int> prompts;
     for (const std::string& c : a.positional()) prompts.push_back(prompt_char_id(c, model.tok));
     size_t n = a.size("samples", 200);
+    if (n == 0 || n > kMaxSamples)
+        throw std::invalid_argument("eval: --samples " + std::to_string(n) + " must be between 1 and " +
+                                    std::to_string(kMaxSamples) + " (or --no-samples for the loss alone)");
     if (prompts.empty()) {
         prompts = draw_prompts(model.tok, n, gen);
     } else {   // the given characters in turn, n poems in all

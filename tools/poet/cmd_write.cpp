@@ -105,7 +105,9 @@ int cmd_write(int argc, char** argv) {
     opt.constrained = !a.on("free");
     opt.form = opt.constrained && form == "regulated" ? Form::Regulated : Form::Loose;
     opt.placement = a.on("acrostic") ? Placement::Acrostic : opt.constrained ? Placement::Model : Placement::Prefix;
-    if (samples == 0) throw std::invalid_argument("write: --samples must be at least 1");
+    if (samples == 0 || samples > kMaxSamples)
+        throw std::invalid_argument("write: --samples " + std::to_string(samples) + " must be between 1 and " +
+                                    std::to_string(kMaxSamples));
     if (opt.sampling.temperature < 0.f) throw std::invalid_argument("write: --temperature must be >= 0");
     uint64_t seed = seed_or_random(a);
 

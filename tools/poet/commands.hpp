@@ -25,6 +25,7 @@ std::string train_flags_help();
 // --threads N (1 to kMaxThreads) sets pg's thread count when given; --seed S, or a fresh random
 // seed when absent.
 constexpr size_t kMaxThreads = 256;
+constexpr size_t kMaxSamples = 10000;   // poems one write or eval asks for (written as one batch)
 void apply_threads(const Args& args);
 uint64_t seed_or_random(const Args& args);
 
