@@ -1,7 +1,10 @@
 // Lesson 04's checks for central_difference and numeric_gradient, shared by starter.cpp,
 // solution.cpp and your exercise.cpp. Exact answers where the math gives them, else the library's.
+// When your number is wrong, the check recomputes the usual wrong formulas (the forward difference,
+// 2h written as h, the nudge never undone, ...) and names the one your number matches.
 #pragma once
 #include <cmath>
+#include <utility>
 #include "lesson.hpp"
 
 namespace exercise {
@@ -12,38 +15,166 @@ std::vector<double> numeric_gradient(const std::function<double(const std::vecto
                                      const std::vector<double>& x, double h);
 }  // namespace exercise
 
-static pg::Tensor as_tensor(const std::vector<double>& v) {
-    return pg::tensor(std::vector<float>(v.begin(), v.end()), {v.size()});
+namespace check04 {
+
+using F1 = std::function<double(double)>;
+using Fn = std::function<double(const std::vector<double>&)>;
+
+// a within tol of b, relative to |b| above 1: how a wrong formula's number is matched
+static bool close(double a, double b, double tol) {
+    return std::fabs(a - b) <= tol * std::max(1.0, std::fabs(b));
+}
+// a within tol of b: how a number is checked
+static bool within(double a, double b, double tol) { return std::fabs(a - b) <= tol; }
+
+static const char* const kFloatHint =
+    "you kept f's values in float: a float holds about 7 digits (near 1.5e8 it is only good to 16), and dividing "
+    "the difference of two close values by 2h magnifies that rounding. Keep them in double";
+
+// The usual wrong central differences of f at x, each with the hint that names it.
+static std::vector<std::pair<double, std::string>> wrong_differences(const F1& f, double x, double h) {
+    auto fl = [&](double t) { return static_cast<double>(static_cast<float>(f(t))); };
+    return {
+        {(f(x + h) - f(x)) / h, "you computed the forward difference (f(x + h) - f(x)) / h, whose error shrinks "
+                                "only like h: take f at x + h and at x - h"},
+        {(f(x) - f(x - h)) / h, "you computed the backward difference (f(x) - f(x - h)) / h: take f at x + h and "
+                                "at x - h"},
+        {(f(x + h) - f(x - h)) / h, "your slope is twice too large: x - h and x + h are 2h apart, so divide by 2h, "
+                                    "not h"},
+        {(f(x + h) - f(x - h)) / 2 * h, "you wrote / 2 * h, which is (... / 2) * h: C++ reads * and / from left "
+                                        "to right; write / (2 * h)"},
+        {(f(x - h) - f(x + h)) / (2 * h), "your slope has the wrong sign: f(x + h) - f(x - h), the later point "
+                                          "first"},
+        {(fl(x + h) - fl(x - h)) / (2 * h), kFloatHint},
+        {static_cast<float>(static_cast<float>(f(x + h)) - static_cast<float>(f(x - h))) / (2 * h), kFloatHint},
+    };
 }
 
+// Checks central_difference(f, x, h) against `want`; `slope` is the true derivative f'(x) (for the
+// diagnosis of a fixed step).
+static void expect_difference(const std::string& what, const F1& f, double x, double h, double want, double tol,
+                              double slope, const std::string& fallback) {
+    double got = exercise::central_difference(f, x, h);
+    if (within(got, want, tol)) return;
+    std::string hint;
+    for (const auto& [value, why] : wrong_differences(f, x, h))
+        if (!within(value, want, tol) && close(got, value, 1e-9)) hint = why;
+    if (hint.empty() && !within(slope, want, tol) && close(got, slope, 1e-6))
+        hint = "your number is the exact slope f'(x), not the central difference with this h: use the h you are "
+               "given, not a fixed small step of your own";
+    lesson::expect_near(what, got, want, tol, hint.empty() ? fallback : hint);
+}
+
+// The usual wrong numeric gradients of f at x, each with the hint that names it.
+static std::vector<std::pair<std::vector<double>, std::string>> wrong_gradients(const Fn& f,
+                                                                                const std::vector<double>& x,
+                                                                                double h) {
+    const size_t n = x.size();
+    std::vector<double> unrestored(n), at_once(n), half(n), forward(n), first_only(n), floats(n), float_diffs(n), over_h(n);
+    std::vector<double> moved = x, up = x, down = x;
+    for (size_t i = 0; i < n; ++i) up[i] += h, down[i] -= h;
+    double all = (f(up) - f(down)) / (2 * h);
+    for (size_t i = 0; i < n; ++i) {
+        std::vector<double> p = x, m = x;
+        p[i] += h, m[i] -= h;
+        double fp = f(p), fm = f(m), f0 = f(x);
+        half[i] = (fp - f0) / (2 * h);
+        forward[i] = (fp - f0) / h;
+        over_h[i] = (fp - fm) / h;
+        floats[i] = (static_cast<double>(static_cast<float>(fp)) - static_cast<float>(fm)) / (2 * h);
+        float_diffs[i] = static_cast<float>(static_cast<float>(fp) - static_cast<float>(fm)) / (2 * h);
+        at_once[i] = all;
+        std::vector<double> p0 = x, m0 = x;
+        p0[0] += h, m0[0] -= h;
+        first_only[i] = (f(p0) - f(m0)) / (2 * h);
+        moved[i] = x[i] + h;  // the nudge never undone: x[i] stays at x[i] - h for the later coordinates
+        double u = f(moved);
+        moved[i] = x[i] - h;
+        unrestored[i] = (u - f(moved)) / (2 * h);
+    }
+    return {
+        {unrestored, "your later entries are off: after nudging x[i] you left it at x[i] - h, so every later "
+                     "coordinate was measured at a moved point. Restore x[i] before moving on"},
+        {at_once, "every entry is the same number: you nudged all the coordinates at once (the slope along "
+                  "(1, 1, ...)). Nudge one coordinate, leave the others as they are"},
+        {half, "your entries are half the forward difference: after nudged[i] += h, the -= h brings it back to "
+               "x[i], not to x[i] - h. Set nudged[i] = x[i] + h, then nudged[i] = x[i] - h"},
+        {forward, "you computed forward differences (f(x + h e_i) - f(x)) / h: take f at x[i] + h and at x[i] - h"},
+        {over_h, "your entries are twice too large: divide by 2h, not h"},
+        {first_only, "every entry is the slope along x[0]: nudge coordinate i, nudged[i], not nudged[0]"},
+        {floats, kFloatHint},
+        {float_diffs, kFloatHint},
+    };
+}
+
+static bool close(const std::vector<double>& a, const std::vector<double>& b, double tol) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (!close(a[i], b[i], tol)) return false;
+    return true;
+}
+static bool within(const std::vector<double>& a, const std::vector<double>& b, double tol) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (!within(a[i], b[i], tol)) return false;
+    return true;
+}
+
+static void expect_gradient(const std::string& what, const Fn& f, const std::vector<double>& x, double h,
+                            const std::vector<double>& want, double tol, const std::string& fallback) {
+    std::vector<double> got = exercise::numeric_gradient(f, x, h);
+    if (got.size() != want.size())
+        throw lesson::CheckFailed(what + "'s size", std::to_string(want.size()) + " entries",
+                                  std::to_string(got.size()) + " entries",
+                                  "one entry per coordinate of x: std::vector<double> grad(x.size())");
+    if (within(got, want, tol)) return;
+    std::string hint;
+    for (const auto& [value, why] : wrong_gradients(f, x, h))
+        if (!within(value, want, tol) && close(got, value, 1e-9)) hint = why;
+    auto list = [](const std::vector<double>& v) {
+        std::string out = "(";
+        for (size_t i = 0; i < v.size(); ++i) out += (i ? ", " : "") + lesson::num(v[i], 6);
+        return out + ")";
+    };
+    throw lesson::CheckFailed(what, list(want) + " (within " + lesson::num(tol, 6) + " of each)",
+                              list(got), hint.empty() ? fallback : hint);
+}
+
+}  // namespace check04
+
 int main() {
+    using namespace check04;
     lesson::Checks checks("04", "derivatives");
     auto cubic = [](double x) { return x * x * x - 2 * x; };
     checks.run("x^3 - 2x at 1.5 with h = 0.1 gives 4.76", [&] {
-        lesson::expect_near("central_difference", exercise::central_difference(cubic, 1.5, 0.1), 4.76, 1e-9,
-                            "(f(x + h) - f(x - h)) / (2h); 5.21 would be the forward difference (f(x + h) - f(x)) / h");
+        expect_difference("central_difference", cubic, 1.5, 0.1, 4.76, 1e-9, 4.75,
+                          "(f(x + h) - f(x - h)) / (2h); 5.21 would be the forward difference (f(x + h) - f(x)) / h");
     });
     checks.run("the same with h = 0.5 gives f' + h^2 = 5", [&] {
-        lesson::expect_near("central_difference", exercise::central_difference(cubic, 1.5, 0.5), 5.0, 1e-9,
-                            "use the h you are given, not a fixed step");
+        expect_difference("central_difference", cubic, 1.5, 0.5, 5.0, 1e-9, 4.75,
+                          "use the h you are given, not a fixed step");
     });
     checks.run("sin at 1 with h = 1e-4 gives cos(1)", [] {
         auto sine = [](double x) { return std::sin(x); };
-        lesson::expect_near("central_difference", exercise::central_difference(sine, 1.0, 1e-4), std::cos(1.0), 1e-8,
-                            "divide by 2h, the distance between x - h and x + h");
+        expect_difference("central_difference", sine, 1.0, 1e-4, std::cos(1.0), 1e-8, std::cos(1.0),
+                          "divide by 2h, the distance between x - h and x + h");
     });
     checks.run("tanh(2x + 1) at 0.25 agrees with the library's backward", [] {
         pg::Tensor x = pg::scalar(0.25f, true);
         pg::tanh(x * 2.f + 1.f).backward();
         auto g = [](double t) { return std::tanh(2 * t + 1); };
-        lesson::expect_near("central_difference", exercise::central_difference(g, 0.25, 1e-3), x.grad().item(), 1e-5,
-                            "evaluate f at x + h and at x - h");
+        expect_difference("central_difference", g, 0.25, 1e-3, x.grad().item(), 1e-5, x.grad().item(),
+                          "evaluate f at x + h and at x - h");
+    });
+    checks.run("a large offset: x^2 at x = 12345 with h = 0.001 gives 24690", [] {
+        auto square = [](double x) { return x * x; };
+        expect_difference("central_difference", square, 12345.0, 1e-3, 24690.0, 1e-3, 24690.0,
+                          "f(x + h) and f(x - h) are both near 1.5e8 and differ by 49.38: subtract them in double");
     });
     checks.run("gradient of a*b + b^2 at (2, -3) is (-3, -4)", [] {
         auto F = [](const std::vector<double>& v) { return v[0] * v[1] + v[1] * v[1]; };
-        std::vector<double> grad = exercise::numeric_gradient(F, {2.0, -3.0}, 1e-3);
-        lesson::expect_near("numeric_gradient", as_tensor(grad), pg::tensor({-3.f, -4.f}), 1e-6,
-                            "one central difference per coordinate: nudge x[i] by +h and -h, leave the others as they are");
+        expect_gradient("numeric_gradient", F, {2.0, -3.0}, 1e-3, {-3.0, -4.0}, 1e-6,
+                        "one central difference per coordinate: nudge x[i] by +h and -h, leave the others as they are");
     });
     checks.run("gradient of log(sum(exp(v))) at (1, 2, 3) is softmax(v)", [] {
         auto logsumexp = [](const std::vector<double>& v) {
@@ -51,9 +182,19 @@ int main() {
             for (double e : v) s += std::exp(e);
             return std::log(s);
         };
-        std::vector<double> grad = exercise::numeric_gradient(logsumexp, {1.0, 2.0, 3.0}, 1e-4);
-        lesson::expect_near("numeric_gradient", as_tensor(grad), pg::softmax(pg::tensor({1.f, 2.f, 3.f}), -1), 1e-6,
-                            "return one entry per coordinate of x, in order; restore x[i] after nudging it");
+        std::vector<float> p = pg::softmax(pg::tensor({1.f, 2.f, 3.f}), -1).to_vector();
+        expect_gradient("numeric_gradient", logsumexp, {1.0, 2.0, 3.0}, 1e-4, {p[0], p[1], p[2]}, 1e-6,
+                        "return one entry per coordinate of x, in order; restore x[i] after nudging it");
+    });
+    checks.run("gradient of u*v*w at (1, 2, 3) is (6, 3, 2): each entry on its own", [] {
+        auto F = [](const std::vector<double>& v) { return v[0] * v[1] * v[2]; };
+        expect_gradient("numeric_gradient", F, {1.0, 2.0, 3.0}, 1e-3, {6.0, 3.0, 2.0}, 1e-6,
+                        "entry i is the slope along x[i] alone: nudge x[i], evaluate, put it back");
+    });
+    checks.run("a large offset: |v|^2 at (30000, -20000) with h = 0.001 is (60000, -40000)", [] {
+        auto F = [](const std::vector<double>& v) { return v[0] * v[0] + v[1] * v[1]; };
+        expect_gradient("numeric_gradient", F, {3e4, -2e4}, 1e-3, {6e4, -4e4}, 1e-3,
+                        "f is near 1.3e9 and moves by 120 between x[i] - h and x[i] + h: subtract in double");
     });
     return checks.finish();
 }

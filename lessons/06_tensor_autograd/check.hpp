@@ -1,6 +1,10 @@
 // Lesson 06's checks for the backward of cube and add_bias, shared by starter.cpp, solution.cpp and
-// your exercise.cpp: hand-computed gradients first, then the library's ops and pg::gradcheck.
+// your exercise.cpp: hand-computed gradients first, then the library's ops and pg::gradcheck. When a
+// gradient is wrong, the check recomputes the usual wrong backwards (gy left out, 3x for 3x^2, the
+// output read as the input, db not summed, = for +=, ...) and names the one your numbers match.
 #pragma once
+#include <cmath>
+#include <utility>
 #include "lesson.hpp"
 
 namespace exercise {
@@ -9,6 +13,8 @@ pg::Tensor cube(const pg::Tensor& x);
 // y = x + b, x (N, C), b (C) added to every row; its backward: dx = gy, db = gy summed over the N rows
 pg::Tensor add_bias(const pg::Tensor& x, const pg::Tensor& b);
 }  // namespace exercise
+
+namespace check06 {
 
 // pg::gradcheck on f(inputs) with the library's defaults; fails the check with its report.
 static void expect_gradcheck(const std::string& what,
@@ -19,45 +25,214 @@ static void expect_gradcheck(const std::string& what,
                    "max error " + lesson::num(r.max_abs_error, 6) + "; " + r.report, hint);
 }
 
+// y.backward(gy) (or y.backward() for a scalar), the engine's complaints about your backward's
+// gradients turned into a failed check that says what to return.
+static void run_backward(const std::string& what, const pg::Tensor& y, const pg::Tensor* gy, const std::string& op) {
+    try {
+        if (gy) y.backward(*gy);
+        else y.backward();
+    } catch (const lesson::NotImplemented&) {
+        throw;
+    } catch (const std::logic_error& e) {
+        std::string m = e.what(), hint = "return one gradient per input, each with its input's shape";
+        const std::string tag = "gradient for input 1 has shape ";
+        if (op == "add_bias" && m.find(tag) != std::string::npos) {
+            size_t at = m.find(tag) + tag.size();
+            const std::string db_shape = m.substr(at, m.find(' ', at) - at);  // "(2,3)"
+            if (db_shape.rfind("(1,", 0) == 0)
+                hint = "db is " + db_shape + ", not (C): whether it is gy itself or one row kept with its axis, b "
+                       "is (C), so sum gy over the rows into xt::zeros<float>(pg::Shape{C})";
+            else if (db_shape.find(',') != std::string::npos)
+                hint = "db has gy's shape (N, C), but b is (C): b was added to every row, so db adds up gy over the "
+                       "N rows, db[c] = sum over r of gy[r * C + c]";
+            else if (y.dim() == 2 && y.size(0) != y.size(1) && db_shape == "(" + std::to_string(y.size(0)) + ")")
+                hint = "db has N entries, one per row: you summed each row (over c). b is (C): sum each column, over "
+                       "the rows r";
+            else
+                hint = "db has the wrong shape: b is (C), so db is a (C) Array, xt::zeros<float>(pg::Shape{C})";
+        } else if (op == "add_bias" && m.find("gradient for input 0 has shape") != std::string::npos) {
+            hint = "the gradients come in the order of make_result's inputs {x, b}: return {dx, db}, dx first";
+        } else if (op == "cube" && m.find("gradient for input 0 has shape") != std::string::npos) {
+            hint = "dx has x's shape: start from a copy of gy (pg::Array dx = gy) and change its elements";
+        } else if (m.find(" gradients for its ") != std::string::npos) {
+            hint = "return one gradient per input of make_result, in order: {dx} for cube, {dx, db} for add_bias";
+        }
+        throw lesson::CheckFailed(what, "a backward the engine accepts", m, hint);
+    }
+}
+
+// Equal within tol (relative to |b| above 1 when `relative`), a nan matching a nan.
+static bool same(const std::vector<float>& a, const std::vector<float>& b, double tol, bool relative) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i) {
+        bool na = std::isnan(a[i]), nb = std::isnan(b[i]);
+        double scale = relative ? std::max(1.f, std::fabs(b[i])) : 1.0;
+        if (na != nb || (!na && !(std::fabs(a[i] - b[i]) <= tol * scale))) return false;
+    }
+    return true;
+}
+
+// Compares got with want (relative to |want| above 1 when `relative`); on a mismatch the hint names
+// every wrong version in `wrongs` that the numbers match, else it is `fallback`.
+static void expect_grad(const std::string& what, const pg::Tensor& got, const std::vector<float>& want,
+                        const pg::Shape& shape, double tol,
+                        const std::vector<std::pair<std::vector<float>, std::string>>& wrongs,
+                        const std::string& fallback, bool relative = false) {
+    pg::Tensor expected = pg::tensor(want, shape);
+    if (got.shape() == shape && same(got.to_vector(), want, tol, relative)) return;
+    std::string hint;
+    for (const auto& [values, why] : wrongs)
+        if (!same(values, want, tol, relative) && got.shape() == shape &&
+            same(got.to_vector(), values, std::max(tol, 1e-5), true))
+            hint += (hint.empty() ? "" : "; or: ") + why;
+    bool any_nan = false;
+    for (float v : got.to_vector()) any_nan = any_nan || std::isnan(v);
+    if (hint.empty() && any_nan)
+        hint = "nan in your gradient: a 0/0 or inf/inf. Compute 3 * x * x from x itself; " + fallback;
+    throw lesson::CheckFailed(what, lesson::str(expected, 6) + " (within " + lesson::num(tol, 6) +
+                                        (relative ? ", relative to values above 1)" : ")"),
+                              lesson::str(got, 6), hint.empty() ? fallback : hint);
+}
+
+// The usual wrong backwards of cube at x with gy arriving, each with its hint.
+static std::vector<std::pair<std::vector<float>, std::string>> cube_wrongs(const std::vector<float>& x,
+                                                                           const std::vector<float>& gy) {
+    std::vector<float> no_gy, three_x, from_y, from_y_over_x, no_three;
+    for (size_t i = 0; i < x.size(); ++i) {
+        float v = x[i], y = v * v * v;
+        no_gy.push_back(3.f * v * v);
+        three_x.push_back(gy[i] * 3.f * v);
+        from_y.push_back(gy[i] * 3.f * y * y);
+        from_y_over_x.push_back(gy[i] * 3.f * y / v);
+        no_three.push_back(gy[i] * v * v);
+    }
+    return {
+        {no_gy, "you left out gy, the gradient arriving from above: dx[i] = gy[i] * 3 * x[i]^2, do not assume gy "
+                "is 1"},
+        {three_x, "your gradient is 3x: the derivative of x^3 is 3x^2, 3 * px[i] * px[i]"},
+        {from_y, "you read the output y = x^3 as if it were x: the backward's second argument is the output's "
+                 "values; read x through the captured tensor, x.ptr()"},
+        {from_y_over_x, "3y/x is 3x^2 on paper, but at x = 0 it is 0/0 = nan: compute 3 * x * x from x itself"},
+        {no_three, "your gradient is x^2: the derivative of x^3 is 3x^2, keep the 3"},
+    };
+}
+
+// The usual wrong dx of add_bias for gy, each with its hint.
+static std::vector<std::pair<std::vector<float>, std::string>> dx_wrongs(const std::vector<float>& gy) {
+    return {{std::vector<float>(gy.size(), 1.f), "dx is all ones: y = x + b passes gy on unchanged, so dx is gy "
+                                                 "itself, not 1"},
+            {std::vector<float>(gy.size(), 0.f), "dx is all zeros: return gy as x's gradient, {gy, db}"}};
+}
+
+// The usual wrong db of add_bias for gy (N, C), each with its hint.
+static std::vector<std::pair<std::vector<float>, std::string>> bias_wrongs(const std::vector<float>& gy, size_t N,
+                                                                           size_t C) {
+    std::vector<float> last(C), first(C), mean(C, 0.f), transposed(C, 0.f), skip_first(C, 0.f), ints(C, 0.f);
+    for (size_t c = 0; c < C; ++c) {
+        last[c] = gy[(N - 1) * C + c];
+        first[c] = gy[c];
+        for (size_t r = 0; r < N; ++r) {
+            mean[c] += gy[r * C + c] / N;
+            if (r > 0) skip_first[c] += gy[r * C + c];
+            if (c * N + r < gy.size()) transposed[c] += gy[c * N + r];
+        }
+    }
+    // an int accumulator as `auto s = 0; s += g` rounds after every step: s = int(s + g)
+    for (size_t c = 0; c < C; ++c) {
+        int s = 0;
+        for (size_t r = 0; r < N; ++r) s = static_cast<int>(s + gy[r * C + c]);
+        ints[c] = static_cast<float>(s);
+    }
+    return {
+        {last, "db is gy's last row: you wrote db[c] = ... where it must add, +=, so each row overwrote the one "
+               "before"},
+        {first, "db is gy's first row: b was added to every row, so db[c] adds up gy[r][c] over all N rows"},
+        {mean, "db is the mean of the rows: b was added to every row, and each use adds its share, so sum them, "
+               "do not divide by N"},
+        {transposed, "you read gy as if it were stored by columns: element (r, c) of a row-major (N, C) array is "
+                     "gy.data()[r * C + c], not [c * N + r]"},
+        {skip_first, "your sum missed row 0: the rows run r = 0 .. N-1"},
+        {ints, "db came out in whole numbers: your sum is an int (auto s = 0 is an int; write 0.f, or "
+               "float s = 0), so every fraction was cut off"},
+    };
+}
+
+}  // namespace check06
+
 int main() {
+    using namespace check06;
     lesson::Checks checks("06", "tensor_autograd");
-    checks.run("cube's forward: [1, 2, -3] -> [1, 8, -27]", [] {
-        pg::Tensor y = exercise::cube(pg::tensor({1.f, 2.f, -3.f}));
+    checks.run("cube's forward: [1, 2, -3] -> [1, 8, -27], one cube node", [] {
+        pg::Tensor x = pg::tensor({1.f, 2.f, -3.f}).requires_grad_();
+        pg::Tensor y = exercise::cube(x);
+        for (const char* op : {"mul", "pow"})
+            lesson::expect_not_called("cube(x)", y, op,
+                                      "build the node with pg::make_result, as the starter does, and write its "
+                                      "backward yourself");
         lesson::expect_near("cube(x)", y, pg::tensor({1.f, 8.f, -27.f}), 1e-6, "keep the forward the starter gives");
     });
     checks.run("cube's backward under sum: 3x^2 = [3, 12, 27]", [] {
         pg::Tensor x = pg::tensor({1.f, 2.f, -3.f}).requires_grad_();
-        pg::sum(exercise::cube(x)).backward();
-        lesson::expect_near("x.grad", x.grad(), pg::tensor({3.f, 12.f, 27.f}), 1e-5,
-                            "dx[i] = gy[i] * 3 * x[i]^2; return one Array with x's shape");
+        run_backward("sum(cube(x)).backward()", pg::sum(exercise::cube(x)), nullptr, "cube");
+        expect_grad("x.grad", x.grad(), {3.f, 12.f, 27.f}, {3}, 1e-5, cube_wrongs({1, 2, -3}, {1, 1, 1}),
+                    "dx[i] = gy[i] * 3 * x[i]^2; return one Array with x's shape");
     });
     checks.run("cube's backward uses gy: sum(cube(x) * [1, -1, 2])", [] {
         pg::Tensor x = pg::tensor({1.f, 2.f, -3.f}).requires_grad_();
-        pg::sum(exercise::cube(x) * pg::tensor({1.f, -1.f, 2.f})).backward();
-        lesson::expect_near("x.grad", x.grad(), pg::tensor({3.f, -12.f, 54.f}), 1e-5,
-                            "gy is the gradient arriving from above (here 1, -1, 2): multiply by it, do not assume 1");
+        run_backward("sum(cube(x) * w).backward()", pg::sum(exercise::cube(x) * pg::tensor({1.f, -1.f, 2.f})), nullptr,
+                     "cube");
+        expect_grad("x.grad", x.grad(), {3.f, -12.f, 54.f}, {3}, 1e-5, cube_wrongs({1, 2, -3}, {1, -1, 2}),
+                    "gy is the gradient arriving from above (here 1, -1, 2): multiply by it, do not assume 1");
+    });
+    checks.run("cube at the edges: x = [0, -0.001, 2e12]", [] {
+        pg::Tensor x = pg::tensor({0.f, -1e-3f, 2e12f}).requires_grad_();
+        pg::Tensor gy = pg::tensor({1.f, 1.f, 1.f});
+        run_backward("cube(x).backward(gy)", exercise::cube(x), &gy, "cube");
+        expect_grad("x.grad", x.grad(), {0.f, 3e-6f, 1.2e25f}, {3}, 1e-5, cube_wrongs({0.f, -1e-3f, 2e12f}, {1, 1, 1}),
+                    "dx = gy * 3 * x * x: 0 at x = 0, and finite wherever x^2 is", /*relative=*/true);
     });
     checks.run("cube agrees with x * x * x on a random (3,4)", [] {
         pg::Generator gen(6);
         pg::Tensor x = pg::randn({3, 4}, gen, true), x2 = x.detach().requires_grad_();
         pg::Tensor weights = pg::randn({3, 4}, gen);
-        pg::sum(exercise::cube(x) * weights).backward();
+        run_backward("sum(cube(x) * w).backward()", pg::sum(exercise::cube(x) * weights), nullptr, "cube");
         pg::sum(x2 * x2 * x2 * weights).backward();
-        lesson::expect_near("x.grad", x.grad(), x2.grad(), 1e-4, "dx = gy * 3 * x * x, element by element");
+        expect_grad("x.grad", x.grad(), x2.grad().to_vector(), {3, 4}, 1e-4,
+                    cube_wrongs(x.to_vector(), weights.to_vector()), "dx = gy * 3 * x * x, element by element");
     });
     checks.run("cube passes pg::gradcheck", [] {
         pg::Generator gen(7);
         expect_gradcheck("gradcheck(cube)", [](const std::vector<pg::Tensor>& in) { return exercise::cube(in[0]); },
                          {pg::randn({2, 3}, gen, true)}, "dx = gy * 3x^2");
     });
+    checks.run("add_bias builds one add_bias node", [] {
+        pg::Tensor x = pg::zeros({2, 3}, true), b = pg::tensor({10.f, 20.f, 30.f}).requires_grad_();
+        lesson::expect_not_called("add_bias(x, b)", exercise::add_bias(x, b), "add",
+                                  "build the node with pg::make_result, as the starter does, and write its backward "
+                                  "yourself");
+    });
     checks.run("add_bias's backward: (2,3) + (3) with gy = [[1,2,3],[4,5,6]]", [] {
         pg::Tensor x = pg::zeros({2, 3}, true), b = pg::tensor({10.f, 20.f, 30.f}).requires_grad_();
         pg::Tensor gy = pg::tensor({{1.f, 2.f, 3.f}, {4.f, 5.f, 6.f}});
-        exercise::add_bias(x, b).backward(gy);
-        lesson::expect_near("x.grad", x.grad(), gy, 1e-6, "y = x + b: dx is gy itself");
-        lesson::expect_near("b.grad", b.grad(), pg::tensor({5.f, 7.f, 9.f}), 1e-6,
-                            "b was added to every row, so db[c] adds up gy[r][c] over the rows r: "
-                            "shape (C), not (N, C)");
+        run_backward("add_bias(x, b).backward(gy)", exercise::add_bias(x, b), &gy, "add_bias");
+        expect_grad("x.grad", x.grad(), gy.to_vector(), {2, 3}, 1e-6, dx_wrongs(gy.to_vector()),
+                    "y = x + b: dx is gy itself");
+        expect_grad("b.grad", b.grad(), {5.f, 7.f, 9.f}, {3}, 1e-6, bias_wrongs(gy.to_vector(), 2, 3),
+                    "b was added to every row, so db[c] adds up gy[r][c] over the rows r: shape (C), not (N, C)");
+    });
+    checks.run("add_bias with three rows and fractions: gy (3,2)", [] {
+        pg::Tensor x = pg::zeros({3, 2}, true), b = pg::zeros({2}, true);
+        pg::Tensor gy = pg::tensor({{0.5f, 1.25f}, {0.25f, -0.5f}, {1.5f, 0.125f}});
+        run_backward("add_bias(x, b).backward(gy)", exercise::add_bias(x, b), &gy, "add_bias");
+        expect_grad("b.grad", b.grad(), {2.25f, 0.875f}, {2}, 1e-6, bias_wrongs(gy.to_vector(), 3, 2),
+                    "db[c] = gy[0][c] + gy[1][c] + gy[2][c], in float");
+    });
+    checks.run("add_bias with one row: gy (1,4)", [] {
+        pg::Tensor x = pg::zeros({1, 4}, true), b = pg::zeros({4}, true);
+        pg::Tensor gy = pg::tensor({{1.5f, -2.f, 3.f, 0.25f}});
+        run_backward("add_bias(x, b).backward(gy)", exercise::add_bias(x, b), &gy, "add_bias");
+        expect_grad("b.grad", b.grad(), gy.to_vector(), {4}, 1e-6, bias_wrongs(gy.to_vector(), 1, 4),
+                    "with one row, db is that row: the loop over r runs from 0 to N-1");
     });
     checks.run("add_bias agrees with pg::add on a random (4,3) + (3)", [] {
         pg::Generator gen(8);
@@ -66,10 +241,11 @@ int main() {
         pg::Tensor weights = pg::randn({4, 3}, gen);
         pg::Tensor y = exercise::add_bias(x, b);
         lesson::expect_near("add_bias(x, b)", y, x2 + b2, 1e-6, "keep the forward the starter gives");
-        pg::sum(y * weights).backward();
+        run_backward("sum(add_bias(x, b) * w).backward()", pg::sum(y * weights), nullptr, "add_bias");
         pg::sum((x2 + b2) * weights).backward();
-        lesson::expect_near("x.grad", x.grad(), x2.grad(), 1e-5, "dx = gy");
-        lesson::expect_near("b.grad", b.grad(), b2.grad(), 1e-5, "db[c] = sum over rows r of gy[r * C + c]");
+        expect_grad("x.grad", x.grad(), x2.grad().to_vector(), {4, 3}, 1e-5, dx_wrongs(weights.to_vector()), "dx = gy");
+        expect_grad("b.grad", b.grad(), b2.grad().to_vector(), {3}, 1e-5, bias_wrongs(weights.to_vector(), 4, 3),
+                    "db[c] = sum over rows r of gy[r * C + c]");
     });
     checks.run("add_bias passes pg::gradcheck", [] {
         pg::Generator gen(9);

@@ -1,0 +1,82 @@
+// mistake 1: mul's backward with = instead of += => one use's share
+// mistake 2: mul's backward without out.grad => you left out out.grad
+// mistake 3: mul's partials swapped, a.grad += out.grad * a => you gave a its own value
+// mistake 4: mul's backward reads b.grad instead of b.data => you read b.grad, a gradient that is still 0
+// mistake 5: mul written as a * b, value.hpp's operator* => you called value.hpp's operator*
+// mistake 6: tanh's backward with = instead of += => x.grad lost its other contribution
+// mistake 7: tanh's derivative from x, 1 - x^2 => you used x instead of tanh(x)
+// mistake 8: tanh's backward without out.grad => you left out out.grad
+// mistake 9: tanh applied again, 1 - tanh(out.data)^2 => you applied tanh twice
+// mistake 10: tanh's derivative with the wrong sign, out^2 - 1 => the wrong sign
+// mistake 11: tanh's derivative from exp, 4 e^2x / (e^2x + 1)^2, exact on paper => exp(2x) overflows to inf
+// mistake 12: tanh written as scalar::tanh(x), value.hpp's own => you called value.hpp's scalar::tanh
+// mistake 13: tanh's derivative without the square, 1 - out => you forgot the square
+// mistake 14: mul's inputs copied, scalar::Node a = *out.inputs[0], so the grads go to the copies => added to a copy of the node
+// mistake 15: tanh's input copied, scalar::Node x = *out.inputs[0] => your backward added to a copy of the node
+// Lesson 05's plausible wrong answers, each built as lesson_05_mistake_N (-DMISTAKE=N); every one must
+// fail the checks with the hint above. The functions are solution.cpp's, but for the lines marked.
+#include "check.hpp"
+
+scalar::Value exercise::mul(const scalar::Value& a, const scalar::Value& b) {
+#if MISTAKE == 5
+    return a * b;
+#endif
+    return scalar::Value::make(a.data() * b.data(), "*", {a, b}, [](scalar::Node& out) {
+        // out = a * b  =>  da += out.grad * b, db += out.grad * a
+#if MISTAKE == 14
+        scalar::Node a = *out.inputs[0];
+        scalar::Node b = *out.inputs[1];
+#else
+        scalar::Node& a = *out.inputs[0];
+        scalar::Node& b = *out.inputs[1];
+#endif
+#if MISTAKE == 1
+        a.grad = out.grad * b.data;
+        b.grad = out.grad * a.data;
+#elif MISTAKE == 2
+        a.grad += b.data;
+        b.grad += a.data;
+#elif MISTAKE == 3
+        a.grad += out.grad * a.data;
+        b.grad += out.grad * b.data;
+#elif MISTAKE == 4
+        a.grad += out.grad * b.grad;
+        b.grad += out.grad * a.grad;
+#else
+        a.grad += out.grad * b.data;
+        b.grad += out.grad * a.data;
+#endif
+    });
+}
+
+scalar::Value exercise::tanh(const scalar::Value& x) {
+#if MISTAKE == 12
+    return scalar::tanh(x);
+#endif
+    return scalar::Value::make(std::tanh(x.data()), "tanh", {x}, [](scalar::Node& out) {
+        // out = tanh(x)  =>  dx += out.grad * (1 - out^2)
+#if MISTAKE == 15
+        scalar::Node x = *out.inputs[0];
+#else
+        scalar::Node& x = *out.inputs[0];
+#endif
+#if MISTAKE == 6
+        x.grad = out.grad * (1 - out.data * out.data);
+#elif MISTAKE == 7
+        x.grad += out.grad * (1 - x.data * x.data);
+#elif MISTAKE == 8
+        x.grad += 1 - out.data * out.data;
+#elif MISTAKE == 9
+        x.grad += out.grad * (1 - std::tanh(out.data) * std::tanh(out.data));
+#elif MISTAKE == 10
+        x.grad += out.grad * (out.data * out.data - 1);
+#elif MISTAKE == 11
+        const double e = std::exp(2 * x.data);
+        x.grad += out.grad * 4 * e / ((e + 1) * (e + 1));
+#elif MISTAKE == 13
+        x.grad += out.grad * (1 - out.data);
+#else
+        x.grad += out.grad * (1 - out.data * out.data);
+#endif
+    });
+}

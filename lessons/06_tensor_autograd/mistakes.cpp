@@ -1,0 +1,114 @@
+// mistake 1: cube's backward leaves out gy => you left out gy
+// mistake 2: cube's derivative written 3x => your gradient is 3x
+// mistake 3: cube's backward reads the output y as if it were x => you read the output y = x^3 as if it were x
+// mistake 4: cube's derivative as 3y/x, exact on paper => at x = 0 it is 0/0 = nan
+// mistake 5: cube written as x * x * x with the library's ops => you called pg::mul
+// mistake 6: cube's derivative without the 3 => keep the 3
+// mistake 7: db = gy, not summed over the rows => db has gy's shape (N, C)
+// mistake 8: db[c] = instead of += => each row overwrote the one before
+// mistake 9: db the mean of the rows => do not divide by N
+// mistake 10: gy read by columns, gy[c * N + r] => you read gy as if it were stored by columns
+// mistake 11: the sum kept in an int, auto s = 0 => your sum is an int
+// mistake 12: add_bias written as x + b with the library's ops => you called pg::add
+// mistake 13: the sum over rows starts at r = 1 => your sum missed row 0
+// mistake 14: the gradients returned in the wrong order, {db, dx} => return {dx, db}, dx first
+// mistake 15: dx taken as ones, not gy => dx is all ones
+// mistake 16: db summed along each row, shape (N) => you summed each row (over c)
+// Lesson 06's plausible wrong answers, each built as lesson_06_mistake_N (-DMISTAKE=N); every one must
+// fail the checks with the hint above. The functions are solution.cpp's, but for the lines marked.
+#include "check.hpp"
+
+pg::Tensor exercise::cube(const pg::Tensor& x) {
+#if MISTAKE == 5
+    return x * x * x;
+#endif
+    pg::Array y = x.data();  // a copy of x's values
+    float* py = y.data();
+    for (size_t i = 0; i < y.size(); ++i) py[i] = py[i] * py[i] * py[i];
+    pg::BackwardFn backward = [x](const pg::Array& gy, const pg::Array& out) -> std::vector<pg::Array> {
+        // y = x^3  =>  dx = gy * 3x^2
+        pg::Array dx = gy;
+        const float* px = x.ptr();
+        const float* po = out.data();
+        for (size_t i = 0; i < dx.size(); ++i) {
+#if MISTAKE == 1
+            dx.data()[i] = 3.f * px[i] * px[i];
+#elif MISTAKE == 2
+            dx.data()[i] *= 3.f * px[i];
+#elif MISTAKE == 3
+            dx.data()[i] *= 3.f * po[i] * po[i];
+#elif MISTAKE == 4
+            dx.data()[i] *= 3.f * po[i] / px[i];
+#elif MISTAKE == 6
+            dx.data()[i] *= px[i] * px[i];
+#else
+            dx.data()[i] *= 3.f * px[i] * px[i];
+#endif
+        }
+        (void)po;
+        (void)px;
+        return {dx};
+    };
+    return pg::make_result(std::move(y), "cube", {x}, backward);
+}
+
+pg::Tensor exercise::add_bias(const pg::Tensor& x, const pg::Tensor& b) {
+#if MISTAKE == 12
+    return x + b;
+#endif
+    if (x.dim() != 2 || b.shape() != pg::Shape{x.size(1)})
+        throw pg::ShapeError("add_bias: x " + lesson::str(x.shape()) + " and b " + lesson::str(b.shape()) +
+                             ": expected x (N, C) and b (C)");
+    size_t N = x.size(0), C = x.size(1);
+    pg::Array y = x.data();
+    for (size_t r = 0; r < N; ++r)
+        for (size_t c = 0; c < C; ++c) y.data()[r * C + c] += b.ptr()[c];
+    pg::BackwardFn backward = [N, C](const pg::Array& gy, const pg::Array&) -> std::vector<pg::Array> {
+        // y[r][c] = x[r][c] + b[c]  =>  dx = gy (N, C), db[c] = sum over r of gy[r][c] (C)
+#if MISTAKE == 7
+        return {gy, gy};
+#endif
+#if MISTAKE == 16
+        pg::Array db = xt::zeros<float>(pg::Shape{N});
+        for (size_t r = 0; r < N; ++r)
+            for (size_t c = 0; c < C; ++c) db.data()[r] += gy.data()[r * C + c];
+        return {gy, db};
+#else
+        pg::Array db = xt::zeros<float>(pg::Shape{C});
+        for (size_t c = 0; c < C; ++c) {
+#if MISTAKE == 11
+            auto s = 0;
+#else
+            float s = 0.f;
+#endif
+#if MISTAKE == 13
+            for (size_t r = 1; r < N; ++r) {
+#else
+            for (size_t r = 0; r < N; ++r) {
+#endif
+#if MISTAKE == 8
+                s = gy.data()[r * C + c];
+#elif MISTAKE == 10
+                s += gy.data()[c * N + r];
+#else
+                s += gy.data()[r * C + c];
+#endif
+            }
+#if MISTAKE == 9
+            db.data()[c] = s / N;
+#else
+            db.data()[c] = s;
+#endif
+        }
+#if MISTAKE == 14
+        return {db, gy};
+#elif MISTAKE == 15
+        pg::Array ones = xt::ones<float>(pg::Shape{N, C});
+        return {ones, db};
+#else
+        return {gy, db};
+#endif
+#endif
+    };
+    return pg::make_result(std::move(y), "add_bias", {x, b}, backward);
+}
