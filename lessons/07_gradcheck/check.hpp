@@ -1,6 +1,9 @@
 // Lesson 07's checks for max_gradient_error, shared by starter.cpp, solution.cpp and your
-// exercise.cpp: correct ops must give a small error, ops with planted bugs a large one.
+// exercise.cpp: correct ops must give a small error, ops with planted bugs a large one. When a
+// correct op fails, ops with a backward scaled by 0, 2, -1 or 1/2 show what your numeric side does.
 #pragma once
+#include <cmath>
+#include <stdexcept>
 #include "lesson.hpp"
 #include "planted_bugs.hpp"
 
@@ -11,8 +14,82 @@ namespace exercise {
 double max_gradient_error(const std::function<pg::Tensor(const pg::Tensor&)>& f, pg::Tensor x, double eps);
 }  // namespace exercise
 
+namespace check07 {
+
+using Fn = std::function<pg::Tensor(const pg::Tensor&)>;
+
+// The learner's function, with the library's "no gradient yet" error turned into a hint.
+static double error_of(const Fn& f, pg::Tensor x, double eps) {
+    try {
+        return exercise::max_gradient_error(f, x, eps);
+    } catch (const std::logic_error& e) {
+        if (std::string(e.what()).find("has no gradient yet") == std::string::npos) throw;
+        throw lesson::CheckFailed("max_gradient_error", "x.grad() read after backward", std::string("error: ") + e.what(),
+                                  "x.grad() was read when x had no gradient: call x.zero_grad() before the backward "
+                                  "of sum(f(x) * r), then read x.grad() after it (zero_grad after backward throws "
+                                  "the gradient away)");
+    }
+}
+
+// tanh whose backward is k times the true one: k = 1 is correct, k = 0, 2, -1, 1/2 are wrong in a known way.
+static Fn tanh_scaled(float k) {
+    return [k](const pg::Tensor& x) {
+        pg::Tensor y = pg::tanh(x.detach());
+        return pg::make_result(y.data(), "tanh_scaled", {x}, [k](const pg::Array& gy, const pg::Array& y) {
+            pg::Array dx = gy;
+            for (size_t i = 0; i < dx.size(); ++i) dx.data()[i] *= k * (1.f - y.data()[i] * y.data()[i]);
+            return std::vector<pg::Array>{dx};
+        });
+    };
+}
+
+// y = 2x whose backward adds 1 to element `at`: wrong at one element of x only.
+static Fn double_wrong_at(size_t at) {
+    return [at](const pg::Tensor& x) {
+        pg::Tensor y = x.detach() * 2.f;
+        return pg::make_result(y.data(), "double_wrong_at", {x}, [at](const pg::Array& gy, const pg::Array&) {
+            pg::Array dx = gy * 2.f;
+            dx.data()[at] += 1.f;
+            return std::vector<pg::Array>{dx};
+        });
+    };
+}
+
+// Which wrong backward does the learner's check call correct? That names what its numeric side computes.
+// Then: wrong on tanh but right on a straight line (3x) points to a one-sided difference.
+static std::string diagnose(const std::string& fallback) {
+    auto small_for = [](const Fn& f) {
+        try {
+            pg::Generator gen(70);
+            return error_of(f, pg::randn({3, 4}, gen, true), 1e-2) <= 1e-3;
+        } catch (const std::exception&) {
+            return false;
+        }
+    };
+    if (small_for(tanh_scaled(0.f)))
+        return "a backward that returns 0 passes your check, so your numeric differences are all 0: nudge x's own "
+               "values (x.mutable_data().data() of the x you were given), not a copy (x.detach() copies), and "
+               "evaluate f on that x";
+    if (small_for(tanh_scaled(2.f)))
+        return "a backward twice too large passes your check, so your numeric derivative is twice too large: "
+               "divide L(x + eps) - L(x - eps) by 2 eps, not by eps";
+    if (small_for(tanh_scaled(-1.f)))
+        return "a backward with the wrong sign passes your check, so your numeric derivative has the wrong sign: "
+               "L(x + eps) minus L(x - eps), in that order";
+    if (small_for(tanh_scaled(0.5f)))
+        return "a backward half as large passes your check, so your numeric derivative is half what it should be: "
+               "(L(x + eps) - L(x - eps)) / (2 eps)";
+    if (!small_for(tanh_scaled(1.f)) && small_for([](const pg::Tensor& t) { return t * 3.f; }))
+        return "your check is right on a straight line (3x) and wrong on a curve (tanh): a one-sided difference "
+               "(L(x + eps) - L(x)) / eps is off by about eps/2 times the curvature; use the central difference "
+               "(L(x + eps) - L(x - eps)) / (2 eps)";
+    return fallback;
+}
+
 static void expect_small(const std::string& what, double error, const std::string& hint) {
-    lesson::expect(what, error <= 1e-3, "an error of 0.001 or less (a correct backward)", lesson::num(error, 6), hint);
+    if (error <= 1e-3) return;
+    lesson::expect(what, false, "an error of 0.001 or less (a correct backward)", lesson::num(error, 6),
+                   diagnose(hint));
 }
 
 static void expect_large(const std::string& what, double error, double at_least, const std::string& hint) {
@@ -20,7 +97,12 @@ static void expect_large(const std::string& what, double error, double at_least,
                    lesson::num(error, 6), hint);
 }
 
+}  // namespace check07
+
 int main() {
+    using check07::error_of;
+    using check07::expect_large;
+    using check07::expect_small;
     lesson::Checks checks("07", "gradcheck");
     const std::string small_hint =
         "analytic: backward of sum(f(x) * r), then x.grad(); numeric: (L(x + eps) - L(x - eps)) / (2 eps) "
@@ -29,41 +111,74 @@ int main() {
         pg::Generator gen(1);
         pg::Tensor x = pg::randn({3, 4}, gen, true);
         auto f = [](const pg::Tensor& t) { return pg::tanh(t); };
-        expect_small("max_gradient_error(tanh)", exercise::max_gradient_error(f, x, 1e-2), small_hint);
+        expect_small("max_gradient_error(tanh)", error_of(f, x, 1e-2), small_hint);
     });
     checks.run("a correct composition: softmax(x @ M) on a (2,3)", [&] {
         pg::Generator gen(2);
         pg::Tensor x = pg::randn({2, 3}, gen, true), M = pg::randn({3, 4}, gen);
         auto f = [M](const pg::Tensor& t) { return pg::softmax(pg::matmul(t, M), -1); };
-        expect_small("max_gradient_error(softmax(x @ M))", exercise::max_gradient_error(f, x, 1e-2), small_hint);
+        expect_small("max_gradient_error(softmax(x @ M))", error_of(f, x, 1e-2), small_hint);
     });
     checks.run("f with a 0-d output: sum(x * x)", [&] {
         pg::Generator gen(3);
         pg::Tensor x = pg::randn({5}, gen, true);
-        expect_small("max_gradient_error(sum(x * x))",
-                     exercise::max_gradient_error([](const pg::Tensor& t) { return pg::sum(t * t); }, x, 1e-2),
+        double error = error_of([](const pg::Tensor& t) { return pg::sum(t * t); }, x, 1e-2);
+        expect_small("max_gradient_error(sum(x * x))", error,
                      "r has f(x)'s shape, here () (pg::scalar or a shape {} tensor), not x's shape");
+    });
+    checks.run("a curved op: exp of x in [1.5, 2.5], where the curve bends fast", [&] {
+        pg::Generator gen(30);
+        pg::Tensor x = (pg::uniform({2, 4}, 1.5f, 2.5f, gen)).requires_grad_();
+        double error = error_of([](const pg::Tensor& t) { return pg::exp(t); }, x, 1e-2);
+        expect_small("max_gradient_error(exp)", error,
+                     "exp is right, so your numeric side is off where f bends: a one-sided difference "
+                       "(L(x + eps) - L(x)) / eps errs by about eps/2 times f'' (here up to 0.06); use the central "
+                       "difference (L(x + eps) - L(x - eps)) / (2 eps)");
+    });
+    checks.run("a large f(x): 10 x + 100 on a (40,50), L near 10^4", [&] {
+        pg::Generator gen(31);
+        pg::Tensor x = pg::randn({40, 50}, gen, true);
+        double error = error_of([](const pg::Tensor& t) { return t * 10.f + 100.f; }, x, 1e-2);
+        expect_small("max_gradient_error(10 x + 100)", error,
+                     "add up L = sum(f(x) * r) in double: a float sum of 2000 terms near 100 rounds by more than "
+                       "the change one nudge makes (pg::sum(...).item() is a float too)");
     });
     checks.run("planted bug: sigmoid without (1 - y)", [] {
         pg::Generator gen(4);
         pg::Tensor x = pg::randn({3, 4}, gen, true);
-        expect_large("max_gradient_error(sigmoid_missing_factor)",
-                     exercise::max_gradient_error(sigmoid_missing_factor, x, 1e-2), 0.02,
+        expect_large("max_gradient_error(sigmoid_missing_factor)", error_of(sigmoid_missing_factor, x, 1e-2), 0.02,
                      "compare backward's x.grad with the central differences; return the largest difference");
     });
     checks.run("planted bug: a backward that ignores gy", [] {
         pg::Generator gen(5);
         pg::Tensor x = pg::randn({3, 4}, gen, true);
-        double error = exercise::max_gradient_error(triple_ignoring_gy, x, 1e-2);
+        double error = error_of(triple_ignoring_gy, x, 1e-2);
         expect_large("max_gradient_error(triple_ignoring_gy)", error, 0.1,
                      "with L = sum(f(x)), gy is 1 everywhere and this bug hides: weight f(x) by random numbers r "
                      "(pg::uniform with a pg::Generator), so that gy = r");
+    });
+    checks.run("planted bug: 2x whose backward is off by 1 at one element of 100", [] {
+        pg::Generator gen(32);
+        pg::Tensor x = pg::randn({10, 10}, gen, true);
+        double error = error_of(check07::double_wrong_at(37), x, 1e-2);
+        expect_large("max_gradient_error(double_wrong_at)", error, 0.5,
+                     "one element of 100 is off by 1: return the largest |analytic - numeric| over all elements, "
+                     "not their mean or the last one's");
+    });
+    checks.run("the eps you are given: 0.3, where exp bends within the step", [] {
+        pg::Generator gen(33);
+        pg::Tensor x = (pg::uniform({2, 4}, 1.5f, 2.5f, gen)).requires_grad_();
+        double error = error_of([](const pg::Tensor& t) { return pg::exp(t); }, x, 0.3);
+        expect_large("max_gradient_error(exp) with eps = 0.3", error, 0.01,
+                     "with eps = 0.3 the central difference of exp errs by about eps^2/6 times its third "
+                     "derivative (here up to 0.18), and your error stayed small: use the eps you are given, not a "
+                     "fixed 1e-2 (pg::gradcheck with its default options uses 1e-2; this exercise is your own check)");
     });
     checks.run("x keeps its values", [] {
         pg::Generator gen(6);
         pg::Tensor x = pg::randn({2, 3}, gen, true);
         pg::Tensor before = x.detach();
-        exercise::max_gradient_error([](const pg::Tensor& t) { return pg::tanh(t); }, x, 1e-2);
+        error_of([](const pg::Tensor& t) { return pg::tanh(t); }, x, 1e-2);
         lesson::expect_near("x after the check", x.detach(), before, 0,
                             "put each element back to its original value after nudging it by +eps and -eps");
     });
@@ -71,10 +186,11 @@ int main() {
         pg::Generator gen(7);
         pg::Tensor x = pg::randn({2, 3}, gen, true);
         auto f = [](const pg::Tensor& t) { return pg::exp(t); };
-        exercise::max_gradient_error(f, x, 1e-2);
-        expect_small("the second max_gradient_error(exp)", exercise::max_gradient_error(f, x, 1e-2),
+        error_of(f, x, 1e-2);
+        double error = error_of(f, x, 1e-2);
+        expect_small("the second max_gradient_error(exp)", error,
                      "gradients accumulate: call x.zero_grad() before backward, or the first call's gradient is "
-                     "added to the second's");
+                       "added to the second's");
     });
     return checks.finish();
 }

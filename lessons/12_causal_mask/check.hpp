@@ -1,5 +1,6 @@
 // Lesson 12's checks for causal_attention, shared by starter.cpp, solution.cpp and your exercise.cpp:
-// seed 002's numbers, no leak from later positions, heads and batches, and the library's layer.
+// seed 002's numbers, no leak from later positions, heads and batches, scores near 1000 and -1000,
+// and the library's layer. A wrong output is compared with the usual wrong versions to name it.
 #pragma once
 #include <cmath>
 #include <limits>
@@ -22,46 +23,184 @@ static pg::Tensor causal_attention_with_ops(const pg::Tensor& q, const pg::Tenso
     return pg::matmul(pg::softmax(s, -1), v);
 }
 
+namespace check12 {
+
+// The usual wrong versions of the five steps.
+struct Wrong {
+    float fill = -std::numeric_limits<float>::infinity();  // what hidden scores become
+    int hide_from = 1;         // key j is hidden from query i when j >= i + hide_from (1: correct, 0: the diagonal too)
+    bool lower = false;        // the other triangle hidden: j < i
+    double scale_power = 0.5;  // scores / HS^power (0: no scale, 1: by HS)
+    bool scale_by_T = false;   // scores / sqrt(T)
+    long softmax_dim = -1;
+    bool mask_after = false;   // softmax over every key, then the later weights set to 0
+};
+
+static pg::Tensor wrong(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v, const Wrong& how) {
+    size_t T = q.size(-2), HS = q.size(-1);
+    double div = how.scale_by_T ? std::sqrt(static_cast<double>(T)) : std::pow(static_cast<double>(HS), how.scale_power);
+    pg::Tensor s = pg::matmul(q, pg::transpose(k, -2, -1)) / static_cast<float>(div);
+    std::vector<float> m(T * T, 0.f);
+    for (size_t i = 0; i < T; ++i)
+        for (size_t j = 0; j < T; ++j)
+            m[i * T + j] = how.lower ? (j < i) : (static_cast<long>(j) >= static_cast<long>(i) + how.hide_from);
+    pg::Tensor mask = pg::tensor(m, {T, T});
+    if (how.mask_after) return pg::matmul(pg::masked_fill(pg::softmax(s, -1), mask, 0.f), v);
+    return pg::matmul(pg::softmax(pg::masked_fill(s, mask, how.fill), how.softmax_dim), v);
+}
+
+static bool near(const pg::Tensor& a, const pg::Tensor& b, double tol = 1e-4) {
+    if (a.shape() != b.shape()) return false;
+    for (size_t i = 0; i < a.numel(); ++i)
+        if (!(std::fabs(a.ptr()[i] - b.ptr()[i]) <= tol)) return false;
+    return true;
+}
+
+static bool finite(const pg::Tensor& t) {
+    for (float x : t.to_vector())
+        if (!std::isfinite(x)) return false;
+    return true;
+}
+
+// What the learner's output points to.
+static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v, const pg::Tensor& mine,
+                            const std::string& fallback) {
+    pg::Shape want = causal_attention_with_ops(q, k, v).shape();
+    if (mine.shape() != want)
+        return "the result has shape (..., T, HV) = " + lesson::str(want) + ": weights (..., T, T) @ v";
+    Wrong w;
+    if (!finite(mine)) {
+        bool small_ok = false;  // two positions with scores 0: only a hidden diagonal makes a nan there
+        try {
+            small_ok = finite(exercise::causal_attention(pg::zeros({2, 1}), pg::zeros({2, 1}), pg::ones({2, 1})));
+        } catch (const std::exception&) {
+        }
+        if (!small_ok)
+            return "row 0 has no key left (all -inf, so softmax gives nan): hide key j from query i only when "
+                   "j > i; a query sees itself";
+        // scores far from 0: a softmax written by hand. One position scoring 1000 on its own tells which.
+        bool alone_ok = false;
+        try {
+            alone_ok = finite(exercise::causal_attention(pg::tensor({{1.f}}), pg::tensor({{1000.f}}), pg::tensor({{1.f}})));
+        } catch (const std::exception&) {
+        }
+        if (!alone_ok)
+            return "inf or nan for a score of 1000: a softmax by hand, exp(s) / sum exp(s), overflows (exp(1000) = inf); "
+                   "subtract each row's max first, as pg::softmax does";
+        return "inf or nan where one row's scores sit near -1000 and another's near 1000: subtract each row's own "
+               "max, not one max over all the scores (the low row's exps all underflow to 0), or call pg::softmax";
+    }
+    struct Candidate {
+        Wrong how;
+        const char* hint;
+    };
+    std::vector<Candidate> candidates;
+    w = Wrong{}; w.fill = 0.f;
+    candidates.push_back({w, "masked with 0, which hides nothing: e^0 = 1; fill with -infinity so that hidden keys get "
+                             "weight exactly 0"});
+    w = Wrong{}; w.hide_from = 2;
+    candidates.push_back({w, "the mask is one off: it lets key i + 1 through (j > i + 1); hide every j > i"});
+    w = Wrong{}; w.lower = true;
+    candidates.push_back({w, "you hid the earlier keys (j < i) and let the later ones through: the mask is 1 above the "
+                             "diagonal, where j > i"});
+    w = Wrong{}; w.scale_power = 0;
+    candidates.push_back({w, "the scores are not scaled: divide q k^T by sqrt(HS), HS = q.size(-1)"});
+    w = Wrong{}; w.scale_power = 1;
+    candidates.push_back({w, "scaled by 1/HS: divide by sqrt(HS), not HS"});
+    w = Wrong{}; w.scale_by_T = true;
+    candidates.push_back({w, "scaled by 1/sqrt(T): the scale is 1/sqrt(HS) with HS = q.size(-1), the width of a query, "
+                             "not T"});
+    w = Wrong{}; w.softmax_dim = -2;
+    candidates.push_back({w, "your weights sum to 1 down each column: softmax along the last dim (-1), over the keys "
+                             "of one query"});
+    w = Wrong{}; w.mask_after = true;
+    candidates.push_back({w, "the mask came after softmax: the weights left no longer sum to 1 and later keys still "
+                             "leak through the sum; mask the scores with -infinity before softmax"});
+    for (const Candidate& c : candidates)
+        if (near(mine, wrong(q, k, v, c.how))) return c.hint;
+    if (std::fabs(std::sqrt(static_cast<double>(q.size(-1))) - std::sqrt(2.0)) > 1e-6) {
+        w = Wrong{}; w.scale_power = std::log(std::sqrt(2.0)) / std::log(static_cast<double>(q.size(-1)));
+        if (near(mine, wrong(q, k, v, w)))
+            return "scaled by 1/sqrt(2), the width in seed 002's example: use sqrt(HS) with HS = q.size(-1)";
+    }
+    return fallback;
+}
+
+// The learner's function; a ShapeError from inside it is named.
+static pg::Tensor call(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v) {
+    try {
+        return exercise::causal_attention(q, k, v);
+    } catch (const pg::ShapeError& e) {
+        std::string what = e.what();
+        std::string hint =
+            what.find("masked_fill") != std::string::npos
+                ? "the mask does not fit the scores (..., T, T): T = q.size(-2), the number of positions, not "
+                  "q.size(0), which is the batch once there are leading dims"
+                : "transpose the last two dims of k, pg::transpose(k, -2, -1), not (0, 1): with leading dims "
+                  "(B, NH, T, HS) dims 0 and 1 are the batch and the heads";
+        throw lesson::CheckFailed("causal_attention", "an output of shape (..., T, HV)", "pg::ShapeError: " + what, hint);
+    }
+}
+
+static void expect_output(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v, const pg::Tensor& mine,
+                          const pg::Tensor& expected, double tol, const std::string& hint) {
+    if (near(mine, expected, tol)) return;
+    lesson::expect_near("output", mine, expected, tol, diagnose(q, k, v, mine, hint));
+}
+
+}  // namespace check12
+
 int main() {
+    using check12::call;
+    using check12::expect_output;
     lesson::Checks checks("12", "causal_mask");
     checks.run("seed 002's Q, K, V", [] {
-        pg::Tensor out = exercise::causal_attention(pg::tensor({{1.f, 1.f}, {0.f, 1.f}, {1.f, 2.f}}),
-                                                    pg::tensor({{1.f, 0.f}, {1.f, 1.f}, {2.f, 1.f}}),
-                                                    pg::tensor({{2.f, 0.f}, {0.f, 1.f}, {2.f, 1.f}}));
-        lesson::expect_near("output", out, pg::tensor({{2.f, 0.f}, {0.6605f, 0.6698f}, {1.3886f, 0.9257f}}), 1e-4,
-                            "compare, scale by 1/sqrt(2), mask with -inf, softmax, aggregate; row 0 sees only "
-                            "itself, so it must be v_0 = [2, 0]");
+        pg::Tensor q = pg::tensor({{1.f, 1.f}, {0.f, 1.f}, {1.f, 2.f}}), k = pg::tensor({{1.f, 0.f}, {1.f, 1.f}, {2.f, 1.f}}),
+                   v = pg::tensor({{2.f, 0.f}, {0.f, 1.f}, {2.f, 1.f}});
+        expect_output(q, k, v, call(q, k, v), pg::tensor({{2.f, 0.f}, {0.6605f, 0.6698f}, {1.3886f, 0.9257f}}), 1e-4,
+                      "compare, scale by 1/sqrt(2), mask with -inf, softmax, aggregate; row 0 sees only "
+                      "itself, so it must be v_0 = [2, 0]");
     });
     checks.run("a later position cannot change an earlier output", [] {
         pg::Generator gen(120);
         pg::Tensor q = pg::randn({5, 3}, gen), k = pg::randn({5, 3}, gen), v = pg::randn({5, 3}, gen);
         pg::Tensor k2 = pg::concat({pg::slice(k, 0, 0, 4), pg::randn({1, 3}, gen)}, 0);  // new key and value
         pg::Tensor v2 = pg::concat({pg::slice(v, 0, 0, 4), pg::randn({1, 3}, gen) * 10.f}, 0);  // at position 4
-        pg::Tensor out = exercise::causal_attention(q, k, v), out2 = exercise::causal_attention(q, k2, v2);
+        pg::Tensor out = call(q, k, v), out2 = call(q, k2, v2);
+        if (check12::near(pg::slice(out2, 0, 0, 4), pg::slice(out, 0, 0, 4), 1e-5)) return;
         lesson::expect_near("outputs 0-3", pg::slice(out2, 0, 0, 4), pg::slice(out, 0, 0, 4), 1e-5,
-                            "hide key j from query i when j > i, before softmax, with -inf (not 0): "
-                            "pg::masked_fill(scores, mask, -infinity)");
+                            check12::diagnose(q, k, v, out,
+                                              "hide key j from query i when j > i, before softmax, with -inf (not "
+                                              "0): pg::masked_fill(scores, mask, -infinity)"));
     });
     checks.run("T = 3, HS = 5, against pg ops", [] {
         pg::Generator gen(121);
         pg::Tensor q = pg::randn({3, 5}, gen), k = pg::randn({3, 5}, gen), v = pg::randn({3, 2}, gen);
-        lesson::expect_near("output", exercise::causal_attention(q, k, v), causal_attention_with_ops(q, k, v), 1e-5,
-                            "scale by 1/sqrt(HS) with HS = q.size(-1), the width of a query (here 5), not by "
-                            "sqrt(2) or sqrt(T)");
+        expect_output(q, k, v, call(q, k, v), causal_attention_with_ops(q, k, v), 1e-5,
+                      "scale by 1/sqrt(HS) with HS = q.size(-1), the width of a query (here 5), not by "
+                      "sqrt(2) or sqrt(T)");
     });
     checks.run("batch and heads: (B, NH, T, HS) = (2, 2, 4, 3), against pg ops", [] {
         pg::Generator gen(122);
         pg::Tensor q = pg::randn({2, 2, 4, 3}, gen), k = pg::randn({2, 2, 4, 3}, gen), v = pg::randn({2, 2, 4, 3}, gen);
-        lesson::expect_near("output", exercise::causal_attention(q, k, v), causal_attention_with_ops(q, k, v), 1e-5,
-                            "transpose the last two dims of k (-2, -1), not (0, 1); a (T, T) mask broadcasts over "
-                            "the leading dims; T = q.size(-2)");
+        expect_output(q, k, v, call(q, k, v), causal_attention_with_ops(q, k, v), 1e-5,
+                      "transpose the last two dims of k (-2, -1), not (0, 1); a (T, T) mask broadcasts over "
+                      "the leading dims; T = q.size(-2)");
+    });
+    checks.run("scores near 1000 and -1000: q = [[0], [-1], [1]], k = [[1000], [1001], [999]]", [] {
+        // HS = 1, so the scores are q_i k_j themselves: row 1 sees [-1000, -1001], row 2 [1000, 1001, 999]
+        pg::Tensor q = pg::tensor({{0.f}, {-1.f}, {1.f}}), k = pg::tensor({{1000.f}, {1001.f}, {999.f}}),
+                   v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {2.f, 2.f}});
+        expect_output(q, k, v, call(q, k, v), causal_attention_with_ops(q, k, v), 1e-5,
+                      "row 1's weights are those of [0, -1], row 2's those of [-1, 0, -2]: only differences "
+                      "within a row matter");
     });
     checks.run("the library's one-head attention layer (B = 2, T = 5, C = 4)", [] {
         pg::Generator gen(123);
         pg::nn::CausalSelfAttention attn(4, 1, 0.f, gen);
         pg::Tensor x = pg::randn({2, 5, 4}, gen);
         std::vector<pg::Tensor> qkv = pg::chunk(attn.qkv.forward(x), 3, -1);  // each (B, T, C): one head
-        pg::Tensor yours = attn.proj.forward(exercise::causal_attention(qkv[0], qkv[1], qkv[2]));
+        pg::Tensor yours = attn.proj.forward(call(qkv[0], qkv[1], qkv[2]));
         lesson::expect_near("output", yours, attn.forward(x), 1e-5,
                             "the layer computes exactly compare, scale, mask, softmax, aggregate, then its "
                             "output projection");

@@ -1,0 +1,81 @@
+// mistake 1: pg::sum for pg::mean => N times too large
+// mistake 2: the square root taken (RMSE) => no square root
+// mistake 3: half the mean squared error, 0.5 * mean((pred - target)^2) => no factor 1/2
+// mistake 4: the square of the mean difference, mean(d) * mean(d) => square each difference first
+// mistake 5: the expanded square pred^2 - 2 pred target + target^2 => exact on paper, wrong in float
+// mistake 6: the loss computed from raw numbers and wrapped in pg::scalar => no graph back to pred
+// mistake 7: p += lr * grad => you added lr * grad
+// mistake 8: lr forgotten, p -= grad => multiply it by lr first
+// mistake 9: p = p - p.grad() * lr, a new tensor in the vector => the vector now holds a new tensor
+// mistake 10: the gradient never cleared => the gradient was not cleared
+// mistake 11: every parameter's gradient read, with or without one => skip p when !p.has_grad()
+// mistake 12: break at the first parameter without a gradient => not break or return
+// mistake 13: the loop stops one short (i + 1 < params.size()) => the last one too
+// mistake 14: the update written into a copy, p.detach() => w did not move
+// Lesson 08's planted mistakes: plausible wrong losses and updates. Each builds with -DMISTAKE=N and
+// must fail the checks with its hint above.
+#include "check.hpp"
+
+pg::Tensor exercise::mse_loss(const pg::Tensor& pred, const pg::Tensor& target) {
+    pg::Tensor diff = pred - target;
+#if MISTAKE == 1
+    return pg::sum(diff * diff);
+#elif MISTAKE == 2
+    return pg::sqrt(pg::mean(diff * diff));
+#elif MISTAKE == 3
+    return pg::mean(diff * diff) * 0.5f;
+#elif MISTAKE == 4
+    return pg::mean(diff) * pg::mean(diff);
+#elif MISTAKE == 5
+    return pg::mean(pred * pred - pred * target * 2.f + target * target);
+#elif MISTAKE == 6
+    double s = 0;
+    for (size_t i = 0; i < pred.numel(); ++i) {
+        double d = static_cast<double>(pred.ptr()[i]) - target.ptr()[i];
+        s += d * d;
+    }
+    return pg::scalar(static_cast<float>(s / static_cast<double>(pred.numel())));
+#else
+    return pg::mean(diff * diff);
+#endif
+}
+
+void exercise::sgd_step(std::vector<pg::Tensor>& params, float lr) {
+#if MISTAKE == 13
+    for (size_t k = 0; k + 1 < params.size(); ++k) {
+        pg::Tensor& p = params[k];
+#else
+    for (pg::Tensor& p : params) {
+#endif
+#if MISTAKE == 12
+        if (!p.has_grad()) break;
+#elif MISTAKE == 11
+        pg::Tensor g = p.grad();  // throws for a parameter without a gradient
+#else
+        if (!p.has_grad()) continue;
+#endif
+#if MISTAKE == 9
+        p = p - p.grad() * lr;
+        continue;
+#endif
+#if MISTAKE == 14
+        pg::Tensor copy = p.detach();
+        float* value = copy.mutable_data().data();
+#else
+        float* value = p.mutable_data().data();
+#endif
+        const float* grad = p.grad_data().data();
+        for (size_t i = 0; i < p.numel(); ++i) {
+#if MISTAKE == 7
+            value[i] += lr * grad[i];
+#elif MISTAKE == 8
+            value[i] -= grad[i];
+#else
+            value[i] -= lr * grad[i];
+#endif
+        }
+#if MISTAKE != 10
+        p.zero_grad();
+#endif
+    }
+}

@@ -1,0 +1,74 @@
+// mistake 1: masked with 0 instead of -infinity => masked with 0, which hides nothing
+// mistake 2: the diagonal hidden too (j >= i) => a query sees itself
+// mistake 3: the mask one off, hiding only j > i + 1 => the mask is one off
+// mistake 4: the earlier keys hidden (j < i) instead of the later => you hid the earlier keys
+// mistake 5: no scale => the scores are not scaled
+// mistake 6: scaled by sqrt(T) => not T
+// mistake 7: scaled by 1/sqrt(2), the seed's width => scaled by 1/sqrt(2)
+// mistake 8: softmax along dim -2 => softmax along the last dim (-1)
+// mistake 9: the mask after softmax, later weights set to 0 => the mask came after softmax
+// mistake 10: k transposed with (0, 1) => transpose the last two dims of k
+// mistake 11: T taken as q.size(0) => T = q.size(-2)
+// mistake 12: softmax by hand, exp(s) / sum exp(s), no max => overflows (exp(1000) = inf)
+// mistake 13: softmax by hand with one max over all the scores => not one max over all the scores
+// mistake 14: scaled by 1/HS => divide by sqrt(HS), not HS
+// Lesson 12's planted mistakes: plausible wrong causal attentions. Each builds with -DMISTAKE=N and must
+// fail the checks with its hint above.
+#include "check.hpp"
+
+pg::Tensor exercise::causal_attention(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v) {
+#if MISTAKE == 11
+    size_t T = q.size(0);
+#else
+    size_t T = q.size(-2);
+#endif
+#if MISTAKE == 10
+    pg::Tensor scores = pg::matmul(q, pg::transpose(k, 0, 1));
+#else
+    pg::Tensor scores = pg::matmul(q, pg::transpose(k, -2, -1));
+#endif
+#if MISTAKE == 6
+    scores = scores * (1.f / std::sqrt(static_cast<float>(T)));
+#elif MISTAKE == 7
+    scores = scores * (1.f / std::sqrt(2.f));
+#elif MISTAKE == 14
+    scores = scores * (1.f / static_cast<float>(q.size(-1)));
+#elif MISTAKE != 5
+    scores = scores * (1.f / std::sqrt(static_cast<float>(q.size(-1))));  // HS = q.size(-1)
+#endif
+    std::vector<float> later(T * T, 0.f);
+    for (size_t i = 0; i < T; ++i)
+        for (size_t j = 0; j < T; ++j) {
+#if MISTAKE == 2
+            later[i * T + j] = j >= i;
+#elif MISTAKE == 3
+            later[i * T + j] = j > i + 1;
+#elif MISTAKE == 4
+            later[i * T + j] = j < i;
+#else
+            later[i * T + j] = j > i;
+#endif
+        }
+    pg::Tensor mask = pg::tensor(later, {T, T});
+#if MISTAKE == 9
+    return pg::matmul(pg::masked_fill(pg::softmax(scores, -1), mask, 0.f), v);
+#endif
+    const float inf = std::numeric_limits<float>::infinity();
+#if MISTAKE == 1
+    scores = pg::masked_fill(scores, mask, 0.f);
+    (void)inf;
+#else
+    scores = pg::masked_fill(scores, mask, -inf);
+#endif
+#if MISTAKE == 8
+    return pg::matmul(pg::softmax(scores, -2), v);
+#elif MISTAKE == 12
+    pg::Tensor e = pg::exp(scores);
+    return pg::matmul(e / pg::sum(e, -1, true), v);
+#elif MISTAKE == 13
+    pg::Tensor e = pg::exp(scores - pg::max(scores));
+    return pg::matmul(e / pg::sum(e, -1, true), v);
+#else
+    return pg::matmul(pg::softmax(scores, -1), v);
+#endif
+}

@@ -1,0 +1,462 @@
+// Lesson 26 experiment: one matrix product made fast step by step (the triple loop, the loop order
+// i,k,j, blocks for the caches, packing and an xsimd micro-kernel), then the library's gemm on 1 and
+// 2 threads, each in GFLOP/s beside this machine's measured FMA peak; and why "the same bits as
+// gemm_reference" needs the same order of the sum. Leaves out: transposes and leading dimensions in
+// the timed steps (the library's gemm has them; the exercise writes them).
+#include <xsimd/xsimd.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+#include "kernels/gemm.hpp"
+#include "lesson.hpp"
+#include "pg/threads.hpp"
+#include "poet/config.hpp"
+#include "poet/corpus.hpp"
+#include "poet/records.hpp"
+#include "poet/tokenizer.hpp"
+
+namespace {
+
+using Matrix = std::vector<float>;  // row-major, rows * cols floats
+
+Matrix random_matrix(size_t rows, size_t cols, pg::Generator& gen) {
+    Matrix m(rows * cols);
+    for (float& x : m) x = 2.f * gen.uniform() - 1.f;  // uniform in [-1, 1)
+    return m;
+}
+
+pg::Tensor as_tensor(const Matrix& m, size_t rows, size_t cols) { return pg::tensor(m, {rows, cols}); }
+
+// ---- timing: the best of several runs, so that a busy moment of the machine counts less ----
+
+template <class F>
+double best_seconds(F run, double budget_seconds) {
+    using Clock = std::chrono::steady_clock;
+    double best = 1e30, spent = 0;
+    for (int reps = 0; reps < 2 || (spent < budget_seconds && reps < 50); ++reps) {
+        auto start = Clock::now();
+        run();
+        double s = std::chrono::duration<double>(Clock::now() - start).count();
+        best = std::min(best, s);
+        spent += s;
+    }
+    return best;
+}
+
+std::string gflops_str(double flop, double seconds) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f", flop / seconds * 1e-9);
+    return buf;
+}
+
+std::string sci(double v) {  // "3.1e-07": printed, never quoted (it moves with the machine)
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1e", v);
+    return buf;
+}
+
+float max_abs_diff(const Matrix& a, const Matrix& b) {
+    float m = 0.f;
+    for (size_t i = 0; i < a.size(); ++i) m = std::max(m, std::fabs(a[i] - b[i]));
+    return m;
+}
+
+size_t count_differing(const Matrix& a, const Matrix& b) {
+    size_t n = 0;
+    for (size_t i = 0; i < a.size(); ++i) n += a[i] != b[i];
+    return n;
+}
+
+// ---- the steps, each C (n,n) = A (n,n) @ B (n,n), row-major, summed in float ----
+
+// i,j,k, the textbook order. The inner loop walks down column j of B: n floats apart in memory.
+[[gnu::noinline]] void matmul_ijk(size_t n, const float* A, const float* B, float* C) {
+    for (size_t i = 0; i < n; ++i)
+        for (size_t j = 0; j < n; ++j) {
+            float acc = 0.f;
+            for (size_t k = 0; k < n; ++k) acc += A[i * n + k] * B[k * n + j];
+            C[i * n + j] = acc;
+        }
+}
+
+// i,k,j: k moved out of the inner loop. Row i of C += A(i,k) * row k of B: the inner loop walks
+// along rows of B and C, one float after the next, and the compiler turns it into SIMD.
+[[gnu::noinline]] void matmul_ikj(size_t n, const float* A, const float* B, float* C) {
+    for (size_t i = 0; i < n; ++i) {
+        float* c = C + i * n;
+        std::fill(c, c + n, 0.f);
+        for (size_t k = 0; k < n; ++k) {
+            float a = A[i * n + k];
+            const float* b = B + k * n;
+            for (size_t j = 0; j < n; ++j) c[j] += a * b[j];
+        }
+    }
+}
+
+// Blocked: the same i,k,j loops inside blocks. A KB x NB block of B (128 KB) is read by MB rows of A
+// while it sits in the L2 cache, instead of all of B (1 MB) streaming in again for every row.
+constexpr size_t BLOCK_M = 64, BLOCK_N = 256, BLOCK_K = 128;
+
+[[gnu::noinline]] void matmul_blocked(size_t n, const float* A, const float* B, float* C) {
+    std::fill(C, C + n * n, 0.f);
+    for (size_t j0 = 0; j0 < n; j0 += BLOCK_N) {
+        size_t nb = std::min(BLOCK_N, n - j0);
+        for (size_t k0 = 0; k0 < n; k0 += BLOCK_K) {
+            size_t kb = std::min(BLOCK_K, n - k0);
+            for (size_t i0 = 0; i0 < n; i0 += BLOCK_M) {
+                size_t mb = std::min(BLOCK_M, n - i0);
+                for (size_t i = i0; i < i0 + mb; ++i)
+                    for (size_t k = k0; k < k0 + kb; ++k) {
+                        float a = A[i * n + k];
+                        const float* b = B + k * n + j0;
+                        float* c = C + i * n + j0;
+                        for (size_t j = 0; j < nb; ++j) c[j] += a * b[j];
+                    }
+            }
+        }
+    }
+}
+
+// Packed: packing and a micro-kernel. A tile of MR x NR values of C lives in registers for a whole
+// block of k; per step of k it takes NV vectors of B and MR broadcast values of A, and does MR * NV
+// FMAs on them. Packing copies the blocks of A and B it reads into that order, so every load is
+// the next one in memory.
+using Vec = xsimd::batch<float>;
+constexpr size_t W = Vec::size;   // floats per register in this program
+constexpr size_t NV = 2, NR = NV * W, MR = 6;  // 12 accumulators, 2 of B, 1 of A: 15 registers
+constexpr size_t KC = 256, MC = MR * 16;
+#ifdef __FMA__
+constexpr bool kFmaInstruction = true;   // one instruction: a * b + c, rounded once
+#else
+constexpr bool kFmaInstruction = false;  // xsimd::fma is then a multiply and an add
+#endif
+// xsimd picks its registers when this file is compiled, from what the compiler may use
+// (-march=native: all of this machine's); the library's gemm was compiled with -march=native.
+
+// Packs B[k0 : k0+kc, j0 : j0+nc] (row stride ldb) as panels of nr columns, each k-major: panel p
+// holds, for k = 0..kc-1, the nr values B[k0 + k, j0 + p*nr + c]; zeros past the last column.
+void pack_b(const float* B, size_t ldb, size_t k0, size_t kc, size_t j0, size_t nc, size_t nr, float* dst) {
+    for (size_t p = 0; p < nc; p += nr)
+        for (size_t k = 0; k < kc; ++k)
+            for (size_t c = 0; c < nr; ++c) *dst++ = p + c < nc ? B[(k0 + k) * ldb + j0 + p + c] : 0.f;
+}
+
+// Packs A[i0 : i0+mc, k0 : k0+kc] as panels of MR rows, each k-major (the MR values of one k side
+// by side); zeros past the last row.
+void pack_a(const float* A, size_t lda, size_t i0, size_t mc, size_t k0, size_t kc, float* dst) {
+    for (size_t p = 0; p < mc; p += MR)
+        for (size_t k = 0; k < kc; ++k)
+            for (size_t r = 0; r < MR; ++r) *dst++ = p + r < mc ? A[(i0 + p + r) * lda + k0 + k] : 0.f;
+}
+
+// tile (MR,NR) = sum over k < kc of column k of the A panel times row k of the B panel.
+void micro_kernel(size_t kc, const float* a, const float* b, float* tile) {
+    Vec acc[MR][NV];
+    for (size_t r = 0; r < MR; ++r)
+        for (size_t v = 0; v < NV; ++v) acc[r][v] = Vec(0.f);
+    for (size_t k = 0; k < kc; ++k, a += MR, b += NR) {
+        Vec b0 = Vec::load_unaligned(b), b1 = Vec::load_unaligned(b + W);
+        for (size_t r = 0; r < MR; ++r) {
+            Vec ar(a[r]);
+            acc[r][0] = xsimd::fma(ar, b0, acc[r][0]);
+            acc[r][1] = xsimd::fma(ar, b1, acc[r][1]);
+        }
+    }
+    for (size_t r = 0; r < MR; ++r)
+        for (size_t v = 0; v < NV; ++v) acc[r][v].store_unaligned(tile + r * NR + v * W);
+}
+
+[[gnu::noinline]] void matmul_packed(size_t n, const float* A, const float* B, float* C) {
+    std::vector<float> a_packed(((MC + MR - 1) / MR) * MR * KC), b_packed(((n + NR - 1) / NR) * NR * KC);
+    float tile[MR * NR];
+    std::fill(C, C + n * n, 0.f);
+    for (size_t k0 = 0; k0 < n; k0 += KC) {
+        size_t kc = std::min(KC, n - k0);
+        pack_b(B, n, k0, kc, 0, n, NR, b_packed.data());
+        for (size_t i0 = 0; i0 < n; i0 += MC) {
+            size_t mc = std::min(MC, n - i0);
+            pack_a(A, n, i0, mc, k0, kc, a_packed.data());
+            for (size_t jr = 0; jr < n; jr += NR)
+                for (size_t ir = 0; ir < mc; ir += MR) {
+                    micro_kernel(kc, a_packed.data() + ir * kc, b_packed.data() + jr * kc, tile);
+                    size_t rows = std::min(MR, mc - ir), cols = std::min(NR, n - jr);
+                    for (size_t r = 0; r < rows; ++r)
+                        for (size_t c = 0; c < cols; ++c) C[(i0 + ir + r) * n + jr + c] += tile[r * NR + c];
+                }
+        }
+    }
+}
+
+// ---- the machine's peak: how many FMAs one core finishes per second when nothing waits ----
+// CHAINS independent chains acc = acc * x + y: an FMA takes 4 or 5 cycles and a core starts up to
+// two per cycle, so about ten must be in flight to keep both units busy. The chains are compiled
+// three times, for AVX-512, for AVX2 + FMA and for SSE2 (GCC's target attribute), and the CPU is
+// asked at run time which it has: the peak is the machine's, whatever this program was compiled for.
+constexpr size_t CHAINS = 10;
+typedef float Floats16 __attribute__((vector_size(64)));
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef float Floats4 __attribute__((vector_size(16)));
+
+template <class V, size_t LANES>
+[[gnu::always_inline]] inline float fma_chains(size_t steps) {  // compiled inside each caller below
+    V acc[CHAINS];
+    for (size_t c = 0; c < CHAINS; ++c) acc[c] = V{} + 0.001f * float(c);
+    V x = V{} + 0.9999f, y = V{} + 0.0001f;
+    for (size_t s = 0; s < steps; ++s)
+        for (size_t c = 0; c < CHAINS; ++c) acc[c] = acc[c] * x + y;  // one FMA each, where there is one
+    float sum = 0.f;
+    for (size_t c = 0; c < CHAINS; ++c)
+        for (size_t l = 0; l < LANES; ++l) sum += acc[c][l];
+    return sum;  // the caller uses it, so the chains are computed
+}
+[[gnu::target("avx512f"), gnu::noinline]] float fma_chains_avx512(size_t steps) { return fma_chains<Floats16, 16>(steps); }
+[[gnu::target("avx2,fma"), gnu::noinline]] float fma_chains_avx2(size_t steps) { return fma_chains<Floats8, 8>(steps); }
+[[gnu::noinline]] float fma_chains_sse2(size_t steps) { return fma_chains<Floats4, 4>(steps); }
+
+struct Peak {
+    std::string instructions;
+    size_t lanes;
+    double gflops;
+};
+
+Peak fma_peak() {
+    const size_t steps = 1 << 18;
+    Peak peak{"SSE2, no FMA instruction (a multiply, then an add)", 4, 0.0};
+    float (*chains)(size_t) = fma_chains_sse2;
+    if (__builtin_cpu_supports("avx512f")) {
+        peak = {"AVX-512", 16, 0.0};
+        chains = fma_chains_avx512;
+    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        peak = {"AVX2 + FMA", 8, 0.0};
+        chains = fma_chains_avx2;
+    }
+    float sink = 0.f;
+    double seconds = best_seconds([&] { sink += chains(steps); }, 0.2);
+    if (sink == 12345.f) std::cout << " ";
+    peak.gflops = 2.0 * peak.lanes * CHAINS * steps / seconds * 1e-9;
+    return peak;
+}
+
+// ---- the picture: in what order the inner loop reads B ----
+
+void write_order_svg(const std::string& path) {
+    const size_t K = 6, N = 12, nr = 4, cell = 26;
+    struct Panel {
+        std::string title, subtitle;
+        std::vector<size_t> order;  // order[k * N + j]: when (k, j) is read, or where it lies
+    };
+    std::vector<Panel> panels(3);
+    panels[0] = {"i,j,k: for C(0,j), k innermost", "reads go down a column, N floats apart", {}};
+    panels[1] = {"i,k,j: for C's row 0, j innermost", "reads go along a row, 1 float apart", {}};
+    panels[2] = {"packed, panels of 4 columns", "the micro-kernel reads 0, 1, 2, ... in memory", {}};
+    for (Panel& p : panels) p.order.assign(K * N, 0);
+    for (size_t k = 0; k < K; ++k)
+        for (size_t j = 0; j < N; ++j) {
+            panels[0].order[k * N + j] = j * K + k;
+            panels[1].order[k * N + j] = k * N + j;
+        }
+    Matrix index(K * N), packed(K * N);
+    for (size_t i = 0; i < K * N; ++i) index[i] = float(i);
+    pack_b(index.data(), N, 0, K, 0, N, nr, packed.data());
+    for (size_t offset = 0; offset < K * N; ++offset) panels[2].order[size_t(packed[offset])] = offset;
+
+    const size_t panel_w = N * cell, gap = 40, top = 56, height = top + K * cell + 34;
+    std::ofstream svg(path);
+    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << 3 * panel_w + 4 * gap << "\" height=\"" << height
+        << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    for (size_t p = 0; p < panels.size(); ++p) {
+        size_t x0 = gap + p * (panel_w + gap);
+        svg << "<text x=\"" << x0 << "\" y=\"20\" font-size=\"13\" font-weight=\"bold\">" << panels[p].title
+            << "</text>\n<text x=\"" << x0 << "\" y=\"38\" font-size=\"12\">" << panels[p].subtitle << "</text>\n";
+        for (size_t k = 0; k < K; ++k)
+            for (size_t j = 0; j < N; ++j) {
+                size_t t = panels[p].order[k * N + j];
+                int shade = 245 - int(170 * t / (K * N - 1));  // early reads light, late reads dark
+                svg << "<rect x=\"" << x0 + j * cell << "\" y=\"" << top + k * cell << "\" width=\"" << cell
+                    << "\" height=\"" << cell << "\" fill=\"rgb(" << shade << "," << shade << ",255)\" stroke=\"#888\"/>"
+                    << "<text x=\"" << x0 + j * cell + cell / 2 << "\" y=\"" << top + k * cell + 17
+                    << "\" font-size=\"11\" text-anchor=\"middle\" fill=\"" << (shade < 150 ? "white" : "black")
+                    << "\">" << t << "</text>\n";
+            }
+        svg << "<text x=\"" << x0 << "\" y=\"" << top + K * cell + 22 << "\" font-size=\"12\">B (K=" << K
+            << ", N=" << N << "): row k, column j</text>\n";
+    }
+    svg << "</svg>\n";
+}
+
+// ---- the lesson ----
+
+void by_hand() {
+    lesson::section("step 0: C = op(A) @ op(B) with gemm_reference, by hand");
+    Matrix A = {1, 2, 3, 4, 5, 6}, B = {7, 8, 9, 10, 11, 12}, C(4, 0.f);
+    lesson::show("A", as_tensor(A, 2, 3), 0);
+    lesson::show("B", as_tensor(B, 3, 2), 0);
+    pg::kernels::gemm_reference(false, false, 2, 2, 3, A.data(), 3, B.data(), 2, C.data(), 2, false);
+    lesson::show("C = A @ B", as_tensor(C, 2, 2), 0);
+    std::cout << "C(0,0) = 1*7 + 2*9 + 3*11 = 7 + 18 + 33 = 58\n"
+              << "C(1,1) = 4*8 + 5*10 + 6*12 = 32 + 50 + 72 = 154\n";
+    lesson::confirm("C", as_tensor(C, 2, 2), pg::tensor({{58.f, 64.f}, {139.f, 154.f}}), 0.0, "the sums by hand");
+
+    Matrix Bt = {7, 9, 11, 8, 10, 12};  // B stored transposed, (N,K) = (2,3): op(B)(k,j) = Bt[j*3 + k]
+    Matrix Ct(4, 0.f);
+    pg::kernels::gemm_reference(false, true, 2, 2, 3, A.data(), 3, Bt.data(), 3, Ct.data(), 2, false);
+    lesson::show("B stored as (N,K) = (2,3), trans_b: op(B)(k,j) = B[j*ldb + k]", as_tensor(Bt, 2, 3), 0);
+    lesson::confirm("C with trans_b", as_tensor(Ct, 2, 2), as_tensor(C, 2, 2), 0.0, "the same product");
+
+    Matrix Awide = {1, 2, 3, -1, -1, 4, 5, 6, -1, -1};  // A's rows 5 floats apart: lda = 5, columns 3, 4 unused
+    Matrix Cacc = {1, 1, 1, 1};
+    pg::kernels::gemm_reference(false, false, 2, 2, 3, Awide.data(), 5, B.data(), 2, Cacc.data(), 2, true);
+    lesson::show("A inside a (2,5) buffer, lda = 5", as_tensor(Awide, 2, 5), 0);
+    lesson::show("C = ones, then C += A @ B (accumulate)", as_tensor(Cacc, 2, 2), 0);
+    lesson::confirm("C with lda = 5 and accumulate", as_tensor(Cacc, 2, 2), pg::tensor({{59.f, 65.f}, {140.f, 155.f}}),
+                    0.0, "1 + A @ B");
+    std::cout << "multiply-adds: M*N*K = 2*2*3 = 12, so 2*M*N*K = 24 FLOP (a multiply and an add each)\n";
+}
+
+void order_of_the_sum() {
+    lesson::section("step 1: the order of a sum changes its last bits");
+    float big = 16777216.f, one = 1.f;  // 2^24: above it floats are 2 apart
+    float left = (big + one) + one, right = big + (one + one);
+    std::cout << "float: (2^24 + 1) + 1 = " << lesson::num(left, 1) << ", 2^24 + (1 + 1) = " << lesson::num(right, 1)
+              << "\n";
+    lesson::confirm("(2^24 + 1) + 1 in float", left, 16777216.0, 0.0, "1 is half a step of 2 at 2^24: rounds to even");
+
+    // A row of A and a column of B whose products are 2^60, eleven times 64, then -2^60: in double
+    // 2^60 + 64 rounds back to 2^60 (a step of double there is 256), so the order decides the result.
+    const size_t K = 13;
+    Matrix a(K, 8.f), b(K, 8.f);
+    a[0] = 1073741824.f;       // 2^30
+    b[0] = 1073741824.f;
+    a[K - 1] = -1073741824.f;  // the product -2^60 comes last
+    b[K - 1] = 1073741824.f;
+    float reference = 0.f;
+    pg::kernels::gemm_reference(false, false, 1, 1, K, a.data(), K, b.data(), 1, &reference, 1, false);
+    double in_blocks = 0;  // the k blocks of 4 summed on their own, then added: the wrong order
+    for (size_t k0 = 0; k0 < K; k0 += 4) {
+        double part = 0;
+        for (size_t k = k0; k < std::min(K, k0 + 4); ++k) part += double(a[k]) * b[k];
+        in_blocks += part;
+    }
+    float fast = 0.f;
+    pg::kernels::gemm(false, false, 1, 1, K, a.data(), K, b.data(), 1, &fast, 1, false);
+    std::cout << "products: 2^60, 64 (11 times), -2^60; the exact sum is 11 * 64 = " << 11 * 64 << "\n"
+              << "gemm_reference (one double, k = 0, 1, ..., 12):  " << lesson::num(reference, 1) << "\n"
+              << "blocks of 4 summed apart, then added:          " << lesson::num(in_blocks, 1) << "\n"
+              << "gemm (float FMAs, one block of k here):        " << lesson::num(fast, 1) << "\n";
+    lesson::confirm("gemm_reference on the cancelling row", reference, 0.0, 0.0, "each 64 is lost against 2^60");
+    lesson::confirm("the same sum in blocks of 4", in_blocks, 512.0, 0.0, "2^60 + 256 + 256 - 2^60");
+}
+
+struct Step {
+    std::string name;
+    double seconds;
+    float max_error;  // max |C - gemm_reference's C|
+};
+
+void timed_steps() {
+    const size_t n = 512;
+    const double flop = 2.0 * n * n * n;
+    pg::Generator gen(26);
+    Matrix A = random_matrix(n, n, gen), B = random_matrix(n, n, gen), ref(n * n), C(n * n);
+    lesson::section("step 2: the triple loop and its loop order, n = " + std::to_string(n));
+    std::cout << "C (" << n << "," << n << ") = A (" << n << "," << n << ") @ B (" << n << "," << n << "): " << n
+              << "^3 = " << n * n * n << " multiply-adds, " << size_t(flop) << " FLOP\n"
+              << "A, B and C hold " << n * n * 4 / 1024 << " KB each\n";
+    std::vector<Step> steps;
+    auto time_step = [&](const std::string& name, auto run, double budget) {
+        double s = best_seconds([&] { run(C.data()); }, budget);
+        steps.push_back({name, s, max_abs_diff(C, ref)});
+        lesson::expect(name + ": max |C - reference|", steps.back().max_error <= 1e-3f, "float rounding (<= 1e-3)",
+                       sci(steps.back().max_error), "");
+        std::cout << "  " << name << ": " << gflops_str(flop, s) << " GFLOP/s, max |C - reference| = "
+                  << sci(steps.back().max_error) << "\n";
+    };
+    double ref_seconds = best_seconds(
+        [&] { pg::kernels::gemm_reference(false, false, n, n, n, A.data(), n, B.data(), n, ref.data(), n, false); },
+        0.0);
+    steps.push_back({"gemm_reference (i,j,k, double)", ref_seconds, 0.f});
+    std::cout << "  gemm_reference (i,j,k, sums in double): " << gflops_str(flop, ref_seconds) << " GFLOP/s\n";
+    time_step("i,j,k in float", [&](float* c) { matmul_ijk(n, A.data(), B.data(), c); }, 0.0);
+    time_step("i,k,j", [&](float* c) { matmul_ikj(n, A.data(), B.data(), c); }, 0.3);
+    std::cout << "the inner loop of i,j,k reads B " << n << " floats (" << n * 4
+              << " bytes) apart; i,k,j reads it 1 float apart\n";
+
+    lesson::section("step 3: blocks for the caches");
+    std::cout << "blocks: " << BLOCK_M << " rows of A, " << BLOCK_K << " of k, " << BLOCK_N << " columns of B; a block of B holds "
+              << BLOCK_K * BLOCK_N * 4 / 1024 << " KB\n";
+    time_step("blocked i,k,j", [&](float* c) { matmul_blocked(n, A.data(), B.data(), c); }, 0.3);
+
+    lesson::section("step 4: packing and an xsimd micro-kernel");
+    std::cout << "this program's xsimd: " << xsimd::default_arch::name() << ", " << W
+              << " floats per register; FMA instruction: " << (kFmaInstruction ? "yes" : "no (a multiply, then an add)")
+              << "\n"
+              << "micro-tile MR x NR = " << MR << " x " << NR << " (" << MR * NV << " registers of accumulators), KC = "
+              << KC << ", MC = " << MC << "\n";
+    time_step("packed + micro-kernel", [&](float* c) { matmul_packed(n, A.data(), B.data(), c); }, 0.3);
+
+    lesson::section("step 5: the library's gemm, and threads");
+    size_t threads = pg::num_threads();
+    Matrix C1(n * n), C2(n * n);
+    auto gemm = [&](float* c) { pg::kernels::gemm(false, false, n, n, n, A.data(), n, B.data(), n, c, n, false); };
+    pg::set_num_threads(1);
+    time_step("gemm, 1 thread", gemm, 0.3);
+    gemm(C1.data());
+    pg::set_num_threads(2);
+    time_step("gemm, 2 threads", gemm, 0.3);
+    gemm(C2.data());
+    std::cout << "gemm on 1 and 2 threads: " << count_differing(C1, C2) << " of " << n * n
+              << " elements differ (each element is summed by one thread in the same order)\n";
+    lesson::confirm("elements that differ between 1 and 2 threads", double(count_differing(C1, C2)), 0.0, 0.0,
+                    "gemm.hpp: results never depend on the thread count");
+
+    // The poet's biggest product: the output head, logits (B*T, V) = x (B*T, C) @ W^T, W stored (V, C).
+    poet::TrainConfig cfg;
+    poet::Tokenizer tok = poet::Tokenizer::build(poet::load_corpus(poet::default_data_dir(), "all").train);
+    size_t rows = cfg.batch * poet::kInputLength, V = tok.size(), width = cfg.n_embd;
+    double head_flop = 2.0 * rows * V * width;
+    Matrix x = random_matrix(rows, width, gen), w = random_matrix(V, width, gen), logits(rows * V);
+    double head_seconds = best_seconds(
+        [&] {
+            pg::kernels::gemm(false, true, rows, V, width, x.data(), width, w.data(), width, logits.data(), V, false);
+        },
+        0.3);
+    std::cout << "the poet's head, logits (" << rows << "," << V << ") = x (" << rows << "," << width << ") @ W^T, W ("
+              << V << "," << width << ") with trans_b: " << size_t(head_flop) << " FLOP, "
+              << gflops_str(head_flop, head_seconds) << " GFLOP/s on 2 threads\n";
+    pg::set_num_threads(threads);
+
+    lesson::section("step 6: beside the machine's FMA peak");
+    Peak machine = fma_peak();
+    double peak = machine.gflops;
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "this machine's widest FMA: %s, %zu floats; one core, %zu chains: %.1f GFLOP/s\n",
+                  machine.instructions.c_str(), machine.lanes, CHAINS, peak);
+    std::cout << line;
+    std::cout << "(printed, never checked: GFLOP/s move with the machine and with whatever else it runs)\n";
+    for (const Step& s : steps) {
+        double g = flop / s.seconds * 1e-9;
+        double cores = s.name == "gemm, 2 threads" ? 2.0 : 1.0;
+        std::snprintf(line, sizeof line, "  %-32s %8.1f GFLOP/s  %5.0f%% of peak  %7.1fx the triple loop\n",
+                      s.name.c_str(), g, 100.0 * g / (peak * cores), steps[1].seconds / s.seconds);
+        std::cout << line;
+    }
+}
+
+}  // namespace
+
+static void run() {
+    by_hand();
+    order_of_the_sum();
+    timed_steps();
+    std::string svg = std::string(POET_SOURCE_DIR) + "/lessons/26_fast_matmul/order.svg";
+    write_order_svg(svg);
+    std::cout << "\nwrote lessons/26_fast_matmul/order.svg: the order in which each loop reads B\n";
+}
+
+int main() { return lesson::run_experiment(run); }
