@@ -1,0 +1,433 @@
+// Lesson 25 experiment: what each head of the small trained poet looks at. The attention weights of
+// every head for one held-out poem (登鹳雀楼), computed from each block's own modules and proven equal
+// to the block by recombining them; drawn as heatmaps (attention.svg, checked as XML here); then
+// measured over 256 held-out poems. Leaves out: attributions across layers (attention rollout).
+#include <unistd.h>
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <sstream>
+#include "lesson.hpp"
+#include "poet/corpus.hpp"
+#include "poet/quatrain.hpp"
+#include "poet/records.hpp"
+#include "poet/rhyme.hpp"
+#include "small_poet.hpp"
+
+namespace {
+
+constexpr size_t kPoemStart = poet::kPromptLength;   // record position 3 holds the poem's first character
+constexpr size_t kLine2Rhyme = kPoemStart + 10;      // 流 in 登鹳雀楼: line 2's last character
+constexpr size_t kLine4Rhyme = kPoemStart + 22;      // 楼: line 4's last character
+constexpr size_t kWritesRhyme = kLine4Rhyme - 1;     // the query whose output predicts the rhyme
+
+float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
+    std::vector<float> va = a.to_vector(), vb = b.to_vector();
+    float m = 0.f;
+    for (size_t i = 0; i < va.size(); ++i) m = std::max(m, std::fabs(va[i] - vb[i]));
+    return m;
+}
+
+// (T,T) with 1 above the diagonal: the keys s > t that query t may not see.
+pg::Tensor future_mask(size_t T) {
+    pg::Tensor mask = pg::zeros({T, T});
+    float* m = mask.mutable_data().data();
+    for (size_t t = 0; t < T; ++t)
+        for (size_t s = t + 1; s < T; ++s) m[t * T + s] = 1.f;
+    return mask;
+}
+
+struct Heads {
+    pg::Tensor q, k, v;   // each (B,NH,T,HS)
+};
+
+// Every head's q, k and v from the block's own modules: ln1, attn.qkv, chunk, split into heads.
+Heads heads_of(const pg::nn::Block& block, const pg::Tensor& x) {
+    const size_t B = x.size(0), T = x.size(1), C = x.size(2), NH = block.attn.n_head, HS = C / NH;
+    std::vector<pg::Tensor> qkv = pg::chunk(block.attn.qkv.forward(block.ln1.forward(x)), 3, -1);  // 3 x (B,T,C)
+    auto split = [&](const pg::Tensor& t) { return pg::transpose(pg::reshape(t, {B, T, NH, HS}), 1, 2); };
+    return {split(qkv[0]), split(qkv[1]), split(qkv[2])};
+}
+
+// softmax over the keys of q k^T / sqrt(HS), the future masked with -inf: (B,NH,T,T)
+pg::Tensor attention_of(const Heads& h) {
+    const size_t T = h.q.size(2), HS = h.q.size(3);
+    pg::Tensor scores = pg::matmul(h.q, pg::transpose(h.k, -2, -1)) * (1.f / std::sqrt(static_cast<float>(HS)));
+    return pg::softmax(pg::masked_fill(scores, future_mask(T), -std::numeric_limits<float>::infinity()), -1);
+}
+
+// att @ v, the heads side by side again, then proj: what attn.forward returns. (B,T,C)
+pg::Tensor recombine(const pg::nn::Block& block, const pg::Tensor& att, const pg::Tensor& v) {
+    const size_t B = v.size(0), T = v.size(2), C = v.size(1) * v.size(3);
+    return block.attn.proj.forward(pg::reshape(pg::transpose(pg::matmul(att, v), 1, 2), {B, T, C}));
+}
+
+// w[b, head, t, s] of a (B,NH,T,T) tensor
+float at(const pg::Tensor& w, size_t b, size_t head, size_t t, size_t s) {
+    const size_t NH = w.size(1), T = w.size(2);
+    return w.ptr()[((b * NH + head) * T + t) * T + s];
+}
+
+// A token as the picture labels it: B for BOS, S for SEP, else the character.
+std::string label(const poet::Tokenizer& tok, int id) {
+    if (id == poet::Tokenizer::BOS) return "B";
+    if (id == poet::Tokenizer::SEP) return "S";
+    return tok.token_str(id);
+}
+
+// ---- the picture: one heatmap per layer and head, the characters on both axes ----
+
+struct SvgCounts {
+    size_t maps = 0, cells = 0, labels = 0;
+};
+
+SvgCounts write_attention_svg(const std::string& path, const std::vector<pg::Tensor>& maps,
+                              const std::vector<std::string>& labels, const std::string& title) {
+    const size_t NH = maps[0].size(1), T = labels.size();
+    const int cell = 12, left = 18, top = 34, gap = 26, map_w = left + cell * static_cast<int>(T) + gap,
+              map_h = top + cell * static_cast<int>(T) + gap;
+    const int width = 10 + map_w * static_cast<int>(NH), height = 40 + map_h * static_cast<int>(maps.size());
+    SvgCounts n;
+    std::ostringstream o;
+    o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
+      << "\" viewBox=\"0 0 " << width << ' ' << height << "\" font-family=\"Noto Sans CJK SC, Source Han Sans SC, "
+      << "WenQuanYi Zen Hei, sans-serif\">\n"
+      << "<rect width=\"" << width << "\" height=\"" << height << "\" fill=\"white\"/>\n"
+      << "<text x=\"10\" y=\"20\" font-size=\"14\">" << title << "</text>\n";
+    for (size_t layer = 0; layer < maps.size(); ++layer)
+        for (size_t head = 0; head < NH; ++head) {
+            const int x0 = 10 + map_w * static_cast<int>(head) + left, y0 = 40 + map_h * static_cast<int>(layer) + top;
+            ++n.maps;
+            o << "<text x=\"" << x0 << "\" y=\"" << y0 - 20 << "\" font-size=\"12\">layer " << layer << ", head " << head
+              << "</text>\n";
+            // the masked future, grey: the staircase of cells above the diagonal
+            o << "<path fill=\"#e8e8e8\" d=\"M" << x0 + cell << ' ' << y0 << " H" << x0 + cell * static_cast<int>(T);
+            for (int t = static_cast<int>(T) - 1; t >= 1; --t) o << " V" << y0 + cell * t << " H" << x0 + cell * t;
+            o << " Z\"/>\n<g fill=\"#08306b\">\n";
+            for (size_t t = 0; t < T; ++t)
+                for (size_t s = 0; s <= t; ++s, ++n.cells)
+                    o << "<rect x=\"" << x0 + cell * static_cast<int>(s) << "\" y=\"" << y0 + cell * static_cast<int>(t)
+                      << "\" width=\"" << cell << "\" height=\"" << cell << "\" fill-opacity=\""
+                      << lesson::num(at(maps[layer], 0, head, t, s), 2) << "\"/>\n";
+            o << "</g>\n<rect x=\"" << x0 << "\" y=\"" << y0 << "\" width=\"" << cell * static_cast<int>(T) << "\" height=\""
+              << cell * static_cast<int>(T) << "\" fill=\"none\" stroke=\"#888\"/>\n";
+            for (size_t i = 0; i < T; ++i, n.labels += 2) {
+                const int c = cell * static_cast<int>(i) + cell / 2;
+                o << "<text x=\"" << x0 - 2 << "\" y=\"" << y0 + c + 4 << "\" font-size=\"10\" text-anchor=\"end\">"
+                  << labels[i] << "</text>\n";   // the query, row i
+                o << "<text x=\"" << x0 + c << "\" y=\"" << y0 - 3 << "\" font-size=\"10\" text-anchor=\"middle\">"
+                  << labels[i] << "</text>\n";   // the key, column i
+            }
+        }
+    o << "</svg>\n";
+    std::ofstream(path) << o.str();
+    return n;
+}
+
+// A well-formedness check of an XML file: one root, every element closed in order, attributes
+// name="value", entities and comments as XML has them. Returns how many elements of each name;
+// throws naming the byte offset of the first fault.
+std::map<std::string, size_t> xml_element_counts(const std::string& s) {
+    std::map<std::string, size_t> counts;
+    std::vector<std::string> open;
+    size_t i = 0, roots = 0;
+    auto fail = [&](const std::string& what) {
+        throw std::runtime_error("not well-formed XML at byte " + std::to_string(i) + ": " + what);
+    };
+    auto name_at = [&]() {
+        size_t start = i;
+        while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || std::strchr("_:.-", s[i]))) ++i;
+        if (i == start) fail("a name was expected");
+        return s.substr(start, i - start);
+    };
+    auto skip_space = [&] { while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i; };
+    if (s.compare(0, 5, "<?xml") == 0) {
+        i = s.find("?>");
+        if (i == std::string::npos) fail("the declaration is not closed");
+        i += 2;
+    }
+    while (i < s.size()) {
+        if (s[i] == '&') {
+            size_t end = s.find(';', i);
+            std::string entity = end == std::string::npos ? "" : s.substr(i, end - i + 1);
+            if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" && entity != "&apos;")
+                fail("a bare &");
+            i = end + 1;
+        } else if (s[i] != '<') {
+            if (open.empty() && !std::isspace(static_cast<unsigned char>(s[i]))) fail("text outside the root element");
+            ++i;
+        } else if (s.compare(i, 4, "<!--") == 0) {
+            i = s.find("-->", i);
+            if (i == std::string::npos) fail("a comment is not closed");
+            i += 3;
+        } else if (s.compare(i, 2, "</") == 0) {
+            i += 2;
+            std::string name = name_at();
+            skip_space();
+            if (open.empty() || open.back() != name) fail("</" + name + "> closes " + (open.empty() ? "nothing" : "<" + open.back() + ">"));
+            if (i >= s.size() || s[i] != '>') fail("</" + name + " is not closed with >");
+            open.pop_back();
+            ++i;
+        } else {
+            ++i;
+            std::string name = name_at();
+            if (open.empty() && roots++) fail("a second root element <" + name + ">");
+            ++counts[name];
+            std::vector<std::string> attributes;
+            for (;;) {
+                skip_space();
+                if (i >= s.size()) fail("<" + name + " is not closed");
+                if (s.compare(i, 2, "/>") == 0) {
+                    i += 2;
+                    break;
+                }
+                if (s[i] == '>') {
+                    open.push_back(name);
+                    ++i;
+                    break;
+                }
+                std::string attribute = name_at();
+                if (std::find(attributes.begin(), attributes.end(), attribute) != attributes.end())
+                    fail("attribute " + attribute + " twice");
+                attributes.push_back(attribute);
+                skip_space();
+                if (i >= s.size() || s[i] != '=') fail("attribute " + attribute + " has no =");
+                ++i;
+                skip_space();
+                char quote = i < s.size() ? s[i] : 0;
+                if (quote != '"' && quote != '\'') fail("attribute " + attribute + "'s value is not quoted");
+                size_t end = s.find(quote, i + 1);
+                if (end == std::string::npos || s.find('<', i + 1) < end) fail("attribute " + attribute + " is not closed");
+                i = end + 1;
+            }
+        }
+    }
+    if (!open.empty()) fail("<" + open.back() + "> is never closed");
+    if (roots != 1) fail("no root element");
+    return counts;
+}
+
+// Renders the SVG with rsvg-convert when the machine has it (Debian: librsvg2-bin) and reads the
+// PNG's size from its header: "a 1466 x 758 PNG", or why not.
+std::string render_with_rsvg(const std::string& svg) {
+    if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0) return "rsvg-convert is not installed: not rendered";
+    const std::string png =
+        (std::filesystem::temp_directory_path() / ("lesson25_" + std::to_string(getpid()) + ".png")).string();
+    if (std::system(("rsvg-convert -o '" + png + "' '" + svg + "'").c_str()) != 0)
+        throw std::runtime_error("rsvg-convert could not render " + svg);
+    std::ifstream in(png, std::ios::binary);
+    unsigned char h[24] = {};
+    in.read(reinterpret_cast<char*>(h), sizeof h);
+    std::filesystem::remove(png);
+    if (std::string(reinterpret_cast<char*>(h) + 1, 3) != "PNG" || std::string(reinterpret_cast<char*>(h) + 12, 4) != "IHDR")
+        throw std::runtime_error("rsvg-convert wrote something that is not a PNG");
+    auto be32 = [&](int o) {   // a big-endian 32-bit number
+        return (uint32_t{h[o]} << 24) | (uint32_t{h[o + 1]} << 16) | (uint32_t{h[o + 2]} << 8) | uint32_t{h[o + 3]};
+    };
+    return "rsvg-convert rendered it: a " + std::to_string(be32(16)) + " x " + std::to_string(be32(20)) + " PNG";
+}
+
+// ---- what the heads do, over many poems ----
+
+// For every layer and head, the mean weight over N records (inputs (N,T)), over the queries in the
+// poem (t = 3..26), on the keys that mean something here: BOS, k, SEP, the query itself, the previous
+// position, the last characters of the lines before (all of them together, queries of lines 2-4:
+// where a quatrain rhymes); the mean of each row's largest weight
+// (1 for a head that looks at one key, 1/(t+1) for one that looks at all); and the weight the query
+// that writes line 4's rhyme puts on line 2's rhyme. The last line is a uniform head's.
+void print_head_table(pg::nn::GPT& gpt, const pg::Tensor& inputs) {
+    gpt.forward_last(inputs);   // runs every block; each keeps its weights in attn.last_attention
+    const size_t N = inputs.size(0), T = inputs.size(1), line = poet::quatrain::kLineChars + 1;
+    std::printf("layer head    BOS      k    SEP   self   prev  line ends  largest  rhyme %zu->%zu\n", kWritesRhyme,
+                kLine2Rhyme);
+    auto row = [&](const std::string& name, auto weight) {
+        double bos = 0, k = 0, sep = 0, self = 0, prev = 0, ends = 0, largest = 0, rhyme = 0;
+        for (size_t b = 0; b < N; ++b) {
+            for (size_t t = kPoemStart; t < T; ++t) {
+                bos += weight(b, t, 0), k += weight(b, t, 1), sep += weight(b, t, 2);
+                self += weight(b, t, t), prev += weight(b, t, t - 1);
+                const size_t line_start = kPoemStart + (t - kPoemStart) / line * line;
+                for (size_t end = kPoemStart + line - 2; end < line_start; end += line)
+                    ends += weight(b, t, end);   // 尽, 流, 目 in 登鹳雀楼: t = 7, 13, 19
+                double top = 0;
+                for (size_t s = 0; s <= t; ++s) top = std::max(top, static_cast<double>(weight(b, t, s)));
+                largest += top;
+            }
+            rhyme += weight(b, kWritesRhyme, kLine2Rhyme);
+        }
+        const double queries = static_cast<double>(N * (T - kPoemStart)),
+                     later_queries = static_cast<double>(N * (T - kPoemStart - line));
+        auto col = [](double v, int width) {
+            std::string text = lesson::num(v, 2);
+            return std::string(static_cast<size_t>(std::max(0, width - static_cast<int>(text.size()))), ' ') + text;
+        };
+        std::cout << name << std::string(12 - name.size(), ' ') << col(bos / queries, 7) << col(k / queries, 7)
+                  << col(sep / queries, 7) << col(self / queries, 7) << col(prev / queries, 7)
+                  << col(ends / later_queries, 11) << col(largest / queries, 9) << col(rhyme / static_cast<double>(N), 12)
+                  << "\n";
+    };
+    for (size_t layer = 0; layer < gpt.blocks.size(); ++layer) {
+        const pg::Tensor& w = gpt.blocks[layer]->attn.last_attention;   // (N,NH,T,T)
+        for (size_t head = 0; head < w.size(1); ++head)
+            row(std::to_string(layer) + "     " + std::to_string(head),
+                [&](size_t b, size_t t, size_t s) { return at(w, b, head, t, s); });
+    }
+    row("uniform", [](size_t, size_t t, size_t) { return 1.0 / static_cast<double>(t + 1); });   // 1/(t+1) each
+}
+
+}  // namespace
+
+static void run() {
+    lesson::section("the model: lesson 22's run (small_poet.hpp), trained once and kept in build/lessons/small_poet/");
+    poet::PoetModel model = small_poet::model();
+    pg::NoGradGuard no_grad;   // from here on only forward passes
+    pg::nn::GPT& gpt = *model.gpt;
+    const pg::nn::GPTConfig& cfg = gpt.config();
+    const size_t NH = cfg.n_head, HS = cfg.n_embd / NH;
+    std::cout << cfg.n_layer << " layers, width C = " << cfg.n_embd << ", NH = " << NH << " heads of HS = " << HS
+              << ", step " << model.step << ", validation loss " << lesson::num(std::stod(model.metadata.at("val_loss")), 2)
+              << ", " << pg::num_threads() << " threads\n";
+
+    lesson::section("one poem: 登鹳雀楼, a validation poem the model never trained on");
+    poet::Corpus corpus = poet::load_corpus(poet::default_data_dir(), "jueju");
+    const std::u32string wanted = U"白日依山尽，黄河入海流。欲穷千里目，更上一层楼。";
+    const size_t index = static_cast<size_t>(std::find(corpus.val.begin(), corpus.val.end(), wanted) - corpus.val.begin());
+    lesson::expect("登鹳雀楼 is in the validation set", index < corpus.val.size(), "found", "missing", "");
+    std::vector<poet::Poem> val_poems = poet::encode_poems(corpus.val, model.tok);
+    std::vector<int> record = poet::make_record(val_poems[index], poet::validation_slot(index));
+    const size_t T = poet::kInputLength;
+    std::vector<int> input(record.begin(), record.begin() + T);
+    std::cout << "validation poem " << index << ", slot " << poet::validation_slot(index) << ": k = "
+              << model.tok.token_str(record[1]) << "; the model reads the record's first " << T << " ids\n";
+    std::vector<std::string> labels;
+    for (size_t t = 0; t < T; ++t) {
+        labels.push_back(label(model.tok, input[t]));
+        std::cout << t << " " << model.tok.token_str(input[t]) << (t % 9 == 8 ? "\n" : "   ");
+    }
+    pg::Tensor ids = pg::tensor(std::vector<float>(input.begin(), input.end()), {1, T});   // (B,T) = (1,27)
+    const poet::RhymeTable& rhymes = poet::pingshui();
+    std::vector<int> line2 = rhymes.level_groups(U'流'), line4 = rhymes.level_groups(U'楼'), shared;
+    std::set_intersection(line2.begin(), line2.end(), line4.begin(), line4.end(), std::back_inserter(shared));
+    lesson::expect("流 and 楼 rhyme", !shared.empty(), "a level rhyme group in common", "none", "");
+    std::cout << "line 2 ends in " << labels[kLine2Rhyme] << " (t = " << kLine2Rhyme << "), line 4 in "
+              << labels[kLine4Rhyme] << " (t = " << kLine4Rhyme << "): both in the 平水韵 group "
+              << poet::group_label(rhymes.group(shared[0])) << "\n";
+
+    lesson::section("layer 0, from the block's own modules");
+    pg::Tensor x = gpt.wte.forward(ids) + gpt.wpe.forward(pg::arange(T));   // the stream entering block 0
+    std::vector<pg::Tensor> maps;   // per layer (1,NH,T,T)
+    for (size_t layer = 0; layer < cfg.n_layer; ++layer) {
+        pg::nn::Block& block = *gpt.blocks[layer];
+        Heads h = heads_of(block, x);
+        pg::Tensor att = attention_of(h);
+        if (layer == 0) {
+            std::cout << "x = wte(ids) + wpe(0..26) " << lesson::str(x.shape()) << " -> ln1 -> attn.qkv "
+                      << lesson::str(block.attn.qkv.forward(block.ln1.forward(x)).shape()) << " -> chunk(3): q, k, v "
+                      << lesson::str(x.shape()) << " each\n"
+                      << "split into heads: q, k, v " << lesson::str(h.q.shape()) << " = (B,NH,T,HS)\n"
+                      << "scores q k^T " << lesson::str(att.shape()) << " = (B,NH,T,T), times 1/sqrt(HS) = 1/sqrt("
+                      << HS << ") = " << lesson::num(1.0 / std::sqrt(static_cast<double>(HS)), 2)
+                      << ", the future set to -inf, softmax over the keys\n";
+            lesson::section("by hand: row 2 (SEP) of layer 0, head 0, the three keys it sees");
+            std::vector<double> scaled, e;
+            double z = 0;
+            for (size_t s = 0; s < 3; ++s) {
+                double dot = 0;
+                for (size_t d = 0; d < HS; ++d) dot += h.q.ptr()[2 * HS + d] * h.k.ptr()[s * HS + d];   // head 0, b 0
+                scaled.push_back(dot / std::sqrt(static_cast<double>(HS)));
+                std::cout << "q_2 . k_" << s << " = " << lesson::num(dot, 2) << ", / 4 = " << lesson::num(scaled.back(), 2)
+                          << "\n";
+            }
+            const double top = *std::max_element(scaled.begin(), scaled.end());
+            for (double v : scaled) z += (e.emplace_back(std::exp(v - top)), e.back());
+            for (size_t s = 0; s < 3; ++s) {
+                std::cout << "weight on " << labels[s] << " = exp(" << lesson::num(scaled[s] - top, 2) << ") / "
+                          << lesson::num(z, 2) << " = " << lesson::num(e[s] / z, 2) << "\n";
+                lesson::confirm("weight (2," + std::to_string(s) + ") by hand", e[s] / z, at(att, 0, 0, 2, s), 1e-5,
+                                "pg::softmax's weight [0, 0, 2, " + std::to_string(s) + "]");
+            }
+        }
+        lesson::section("layer " + std::to_string(layer) + ": the weights are the block's own");
+        pg::Tensor ones = pg::sum(att, -1);   // (B,NH,T)
+        float above = 0.f;
+        for (size_t head = 0; head < NH; ++head)
+            for (size_t t = 0; t < T; ++t)
+                for (size_t s = t + 1; s < T; ++s) above = std::max(above, at(att, 0, head, t, s));
+        std::cout << "max |row sum - 1| = " << lesson::num(max_abs_diff(ones, pg::ones(ones.shape())), 6)
+                  << ", largest weight above the diagonal = " << lesson::num(above, 6) << "\n";
+        lesson::confirm("every row sums to 1", max_abs_diff(ones, pg::ones(ones.shape())), 0.0, 1e-5, "softmax");
+        lesson::confirm("nothing above the diagonal", above, 0.0, 0.0, "the causal mask");
+        pg::Tensor a = block.ln1.forward(x);
+        pg::Tensor out = block.attn.forward(a);   // (B,T,C); keeps its weights in attn.last_attention
+        lesson::confirm("against attn.last_attention", max_abs_diff(att, block.attn.last_attention), 0.0, 1e-6,
+                        "CausalSelfAttention::forward's own weights");
+        lesson::confirm("recombined, proj(merge(att @ v)), against attn.forward(ln1(x))",
+                        max_abs_diff(recombine(block, att, h.v), out), 0.0, 1e-5, "the block's attention output");
+        maps.push_back(att);
+        x = block.forward(x);   // the stream entering the next block
+    }
+
+    lesson::section("the heatmaps: attention.svg");
+    const std::string svg = std::string(POET_SOURCE_DIR) + "/lessons/25_attention_maps/attention.svg";
+    SvgCounts drawn = write_attention_svg(svg, maps, labels,
+                                          "登鹳雀楼 (k = 山): row t = the query, column s = the key it reads; "
+                                          "darker = more weight, grey = the masked future");
+    std::cout << "wrote lessons/25_attention_maps/attention.svg: " << drawn.maps << " maps of " << T << " x " << T
+              << ", " << drawn.cells << " cells (the " << T * (T + 1) / 2 << " on and below each diagonal), "
+              << drawn.labels << " character labels\n";
+    std::ifstream in(svg);
+    std::map<std::string, size_t> elements = xml_element_counts(std::string((std::istreambuf_iterator<char>(in)), {}));
+    std::cout << "read back: well-formed XML, one <svg>, " << elements["rect"] << " <rect> (cells, borders, background), "
+              << elements["text"] << " <text>, " << elements["path"] << " <path> (the masked future)\n";
+    lesson::confirm("<rect> elements", static_cast<double>(elements["rect"]),
+                    static_cast<double>(drawn.cells + drawn.maps + 1), 0.0, "one per cell, a border per map, a background");
+    lesson::confirm("<text> elements", static_cast<double>(elements["text"]),
+                    static_cast<double>(drawn.labels + drawn.maps + 1), 0.0, "two labels per position, a title per map and one");
+    std::cout << render_with_rsvg(svg) << "\n";
+
+    lesson::section("this poem: the query at " + labels[kWritesRhyme] + " (t = 24), whose output predicts the rhyme " +
+                    labels[kLine4Rhyme]);
+    const double uniform = 1.0 / static_cast<double>(kWritesRhyme + 1);
+    std::cout << "a uniform head would give each of its " << kWritesRhyme + 1 << " keys 1/" << kWritesRhyme + 1 << " = "
+              << lesson::num(uniform, 2) << "\n";
+    lesson::confirm("the uniform share", uniform, 0.04, 1e-12, "1/25");
+    for (size_t layer = 0; layer < cfg.n_layer; ++layer)
+        for (size_t head = 0; head < NH; ++head) {
+            std::vector<size_t> keys(kWritesRhyme + 1);
+            for (size_t s = 0; s < keys.size(); ++s) keys[s] = s;
+            std::sort(keys.begin(), keys.end(), [&](size_t a, size_t b) {
+                return at(maps[layer], 0, head, kWritesRhyme, a) > at(maps[layer], 0, head, kWritesRhyme, b);
+            });
+            std::cout << "layer " << layer << " head " << head << ": on " << labels[kLine2Rhyme] << " (t = 13) "
+                      << lesson::num(at(maps[layer], 0, head, kWritesRhyme, kLine2Rhyme), 2) << "; most on";
+            for (size_t j = 0; j < 3; ++j)
+                std::cout << " " << labels[keys[j]] << " (t = " << keys[j] << ") "
+                          << lesson::num(at(maps[layer], 0, head, kWritesRhyme, keys[j]), 2);
+            std::cout << "\n";
+        }
+
+    lesson::section("what each head does, over the first 256 validation poems (mean weights, queries t = 3..26)");
+    pg::Tensor inputs = poet::validation_batch(val_poems, 0, 256).inputs;   // (256,27)
+    print_head_table(gpt, inputs);
+
+    lesson::section("the same table for the demo's model (runs/poet/model.ckpt), when ./poet demo has made one");
+    if (std::optional<poet::PoetModel> demo = small_poet::demo_model()) {
+        std::cout << "step " << demo->step << ", " << demo->gpt->config().n_layer << " layers, width "
+                  << demo->gpt->config().n_embd << " (differs with every demo run: the README quotes none of it)\n";
+        print_head_table(*demo->gpt, poet::validation_batch(poet::encode_poems(corpus.val, demo->tok), 0, 256).inputs);
+    } else {
+        std::cout << "no runs/poet/model.ckpt: run ./poet demo, then this lesson again\n";
+    }
+}
+
+int main() { return lesson::run_experiment(run); }

@@ -1,0 +1,113 @@
+// The trained models lessons 23, 24 and 25 look at. small_poet::model() is lesson 22's run (jueju,
+// 2 layers, width 64, 4 heads, 200 steps of 16 records, seed 1337, 2 threads), trained once and
+// kept beside the lesson programs, so every number a README quotes comes from it; demo_model() is
+// ./poet demo's runs/poet/model.ckpt when there is one, for extra lines a README does not quote.
+// Leaves out: any other model. A cached run is not retrained when only the library changed:
+// delete build/lessons/small_poet/ after changing lib/ or the poet's training code.
+#pragma once
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include "pg/threads.hpp"
+#include "poet/config.hpp"
+#include "poet/corpus.hpp"
+#include "poet/model.hpp"
+#include "poet/train.hpp"
+
+namespace small_poet {
+
+// Lesson 22's settings: ./poet train's, with a small model and 200 steps.
+inline poet::TrainConfig config() {
+    poet::TrainConfig c;
+    c.corpus = "jueju";
+    c.n_layer = 2;
+    c.n_head = 4;
+    c.n_embd = 64;
+    c.batch = 16;
+    c.steps = 200;
+    c.warmup = poet::default_warmup(c.steps);
+    c.eval_every = 100;
+    c.save_every = 100;
+    return c;
+}
+
+constexpr size_t kThreads = 2;   // the same thread count everywhere: the same bits
+
+// The folder beside the running program (build/lessons/small_poet/ for the lesson programs), so
+// each build directory keeps its own model, wherever the program is started from.
+inline std::string cache_dir() {
+    return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "small_poet").string();
+}
+
+// Does `path` hold a finished run of exactly config(), on today's corpus (the same tokenizer)?
+inline bool holds_this_run(const std::string& path) {
+    if (!poet::is_finished_checkpoint(path)) return false;
+    pg::Metadata have = pg::read_checkpoint_info(path).metadata, want;
+    poet::to_metadata(config(), want);
+    want["tokenizer"] =
+        poet::Tokenizer::build(poet::load_corpus(poet::default_data_dir(), config().corpus).train).serialize();
+    for (const auto& [key, value] : want) {
+        auto it = have.find(key);
+        if (it == have.end() || it->second != value) return false;
+    }
+    return true;
+}
+
+// Holds an exclusive lock on a file while it lives: two lessons started at once train only once.
+struct FolderLock {
+    int fd;
+    explicit FolderLock(const std::string& dir) : fd(::open((dir + "/lock").c_str(), O_CREAT | O_RDWR, 0644)) {
+        if (fd < 0) throw std::runtime_error("small_poet: cannot create " + dir + "/lock");
+        ::flock(fd, LOCK_EX);
+    }
+    ~FolderLock() { ::close(fd); }   // closing releases the lock
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+};
+
+// The small model, in eval mode, and pg::set_num_threads(2) as in training. Read from
+// cache_dir()/model.ckpt when that holds this run; else trained there first (about 20 s on 2 cores,
+// noted on stderr so that stdout is the same on the first run and the next). Call it outside a
+// pg::NoGradGuard: training needs gradients.
+inline poet::PoetModel model() {
+    if (!pg::grad_enabled())
+        throw std::logic_error("small_poet::model() is called under a pg::NoGradGuard, but training needs gradients: "
+                               "call it before the guard");
+    const std::string dir = cache_dir(), path = dir + "/model.ckpt";
+    std::filesystem::create_directories(dir);
+    FolderLock lock(dir);
+    if (!holds_this_run(path)) {
+        std::cerr << "small_poet: training lesson 22's model (200 steps) into " << dir
+                  << " once; later runs read it from there\n";
+        poet::TrainOptions o;
+        o.out_dir = dir;
+        o.data_dir = poet::default_data_dir();
+        o.threads = kThreads;
+        o.show_progress = false;
+        poet::TrainResult r = poet::train(config(), o);
+        if (r.status != poet::TrainStatus::Finished)
+            throw std::runtime_error("small_poet: the training run did not finish: " + r.message);
+    }
+    pg::set_num_threads(kThreads);
+    return poet::load_model(path);
+}
+
+// The demo's model, POET_SOURCE_DIR/runs/poet/model.ckpt, when ./poet demo has made one (an
+// unreadable file is noted on stderr and counts as none: the demo's lines are extras).
+inline std::optional<poet::PoetModel> demo_model() {
+    const std::string path = std::string(POET_SOURCE_DIR) + "/runs/poet/model.ckpt";
+    if (!std::filesystem::exists(path)) return std::nullopt;
+    try {
+        return poet::load_model(path);
+    } catch (const pg::CheckpointError& e) {
+        std::cerr << "small_poet: the demo's model is not readable: " << e.what() << "\n";
+        return std::nullopt;
+    }
+}
+
+}  // namespace small_poet
