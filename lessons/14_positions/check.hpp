@@ -186,6 +186,10 @@ int main() {
                        "build it with pg ops (pg::embedding, pg::slice, +), not pg::tensor(values): training "
                        "must reach wte and wpe through it");
         pg::sum(x * r).backward();
+        for (auto [name, table] : {std::pair{"wte", wte}, std::pair{"wpe", wpe}})
+            lesson::expect(std::string(name) + " has a gradient", table.has_grad(), "a gradient", "none",
+                           std::string(name) + " got no gradient: backward never reached it; use " + name +
+                               " itself in pg ops, not " + name + ".detach() or a copy of its values");
         lesson::expect_near("wte.grad()", wte.grad(), want_wte, 1e-5,
                             "each id's row of wte collects the gradient of every place the id appears");
         lesson::expect_near("wpe.grad()", wpe.grad(), want_wpe, 1e-5,

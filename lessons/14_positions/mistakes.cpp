@@ -6,6 +6,7 @@
 // mistake 6: a hand-written guard T >= context, which rejects the whole context => which is allowed
 // mistake 7: the sum copied in a loop into pg::tensor(values), no gradient => training must reach wte and wpe through it
 // mistake 8: the tokens looked up with pg::index_select, which takes 1-D ids => pg::index_select takes 1-D ids
+// mistake 9: the position table detached, wpe.detach() => wpe got no gradient
 // Lesson 14's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
 // (lessons/common/expect_mistake_caught.sh).
 #include <stdexcept>
@@ -34,6 +35,8 @@ pg::Tensor exercise::embed(const pg::Tensor& wte, const pg::Tensor& wpe, const p
     return tokens + pg::embedding(wpe, pg::arange(wpe.size(0)));
 #elif MISTAKE == 5
     return tokens + pg::slice(wpe, 0, 1, static_cast<long>(T) + 1);
+#elif MISTAKE == 9
+    return tokens + pg::embedding(wpe.detach(), pg::arange(T));
 #elif MISTAKE == 7
     if (T > wpe.size(0)) throw std::out_of_range("embed: the sequence is longer than the context");
     size_t B = ids.size(0), C = wte.size(1);

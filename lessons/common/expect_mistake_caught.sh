@@ -4,6 +4,7 @@
 # that names it: the words after "=>" on the file's line "// mistake M: what it does => hint words".
 # usage: expect_mistake_caught.sh PROGRAM MISTAKES.cpp M
 set -u
+export POET_LANG=en  # the words it looks for are the English messages
 program="$1" file="$2" m="$3"
 hint="$(sed -nE "s|^// mistake $m: .* => (.+)$|\1|p" "$file" | head -1)"
 fail() { echo "expect_mistake_caught: mistake $m of $file: $1" >&2; exit 1; }

@@ -3,6 +3,7 @@
 # with "not implemented" (exit code 1), never crash (a signal, a sanitizer report, or another code).
 # usage: expect_not_implemented.sh PROGRAM
 set -u
+export POET_LANG=en  # the words it looks for are the English messages
 out="$("$1" 2>&1)"
 code=$?
 printf '%s\n' "$out"

@@ -5,6 +5,7 @@
 #include <execinfo.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <unwind.h>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
@@ -84,7 +85,84 @@ void install_crash_report() {
     for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT}) sigaction(sig, &sa, nullptr);
 }
 
+// ---- where an exception came from ----
+// Every throw in the program (the C++ library's own included) starts the unwinder through
+// _Unwind_RaiseException; this one notes the thrower's stack and the object thrown (it lies just
+// after the unwinder's header), so that the report can tell the note belongs to its exception.
+
+thread_local const void* thrown_object = nullptr;
+thread_local void* thrown_frames[48];
+thread_local int thrown_depth = 0;
+
 }  // namespace
+}  // namespace lesson
+
+extern "C" _Unwind_Reason_Code _Unwind_RaiseException(_Unwind_Exception* header) {
+    using Raise = _Unwind_Reason_Code (*)(_Unwind_Exception*);
+    static Raise real = reinterpret_cast<Raise>(dlsym(RTLD_NEXT, "_Unwind_RaiseException"));
+    lesson::thrown_object = header + 1;
+    lesson::thrown_depth = backtrace(lesson::thrown_frames, 48);
+    return real(header);
+}
+
+namespace lesson {
+namespace {
+
+// The innermost line of a lesson folder (not lessons/common) on the stack that threw e, as
+// "lessons/08_linear_regression/check.hpp:113 (in check08::...)"; empty when it cannot be told
+// (another exception's stack, no debug information, no addr2line).
+std::string where_thrown(const std::exception& e) {
+    if (static_cast<const void*>(&e) != thrown_object || thrown_depth == 0) return "";
+    Dl_info self;
+    if (!dladdr(reinterpret_cast<void*>(&where_thrown), &self) || !self.dli_fname) return "";
+    char program[4096];
+    ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
+    if (length <= 0) return "";
+    program[length] = '\0';
+    std::string command = "addr2line -C -f -i -e '" + std::string(program) + "'";
+    for (int i = 0; i < thrown_depth; ++i) {
+        Dl_info where;
+        if (!dladdr(thrown_frames[i], &where) || where.dli_fbase != self.dli_fbase) continue;
+        char offset[32];  // a return address points after its call: one byte back lands on the call
+        std::snprintf(offset, sizeof offset, " 0x%lx",
+                      static_cast<unsigned long>(static_cast<char*>(thrown_frames[i]) - static_cast<char*>(where.dli_fbase) - 1));
+        command += offset;
+    }
+    FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
+    if (!pipe) return "";
+    std::string found, function;
+    char line[4096];
+    for (bool is_function = true; std::fgets(line, sizeof line, pipe); is_function = !is_function) {
+        std::string text(line);
+        if (!text.empty() && text.back() == '\n') text.pop_back();
+        if (is_function) { function = text; continue; }
+        size_t at = text.find("/lessons/");
+        bool shared_helper = text.find("/lessons/common/") != std::string::npos &&
+                             text.find("/lessons/common/runner_tests/") == std::string::npos;
+        if (found.empty() && at != std::string::npos && !shared_helper)
+            found = text.substr(at + 1) + (function.find("lambda") == std::string::npos ? "  (in " + function + ")" : "");
+    }
+    pclose(pipe);
+    if (size_t cut = found.find(" (discriminator"); cut != std::string::npos) found.erase(cut, found.find(')', cut) - cut + 1);
+    return found;
+}
+
+}  // namespace
+
+// ---- the learner's language ----
+
+bool chinese() {
+    static const bool zh = [] {
+        const char* lang = std::getenv("POET_LANG");
+        if (!lang || !*lang) lang = std::getenv("LANG");
+        return lang && std::strncmp(lang, "zh", 2) == 0;
+    }();
+    return zh;
+}
+
+std::string tr(const std::string& english, const std::string& chinese_text) {
+    return chinese() ? chinese_text : english;
+}
 
 // ---- printing ----
 
@@ -144,7 +222,8 @@ pg::Tensor from_rows(const std::vector<std::vector<float>>& rows) {
 
 // ---- expectations ----
 
-NotImplemented::NotImplemented(const std::string& what) : std::logic_error(what + " is not implemented yet") {}
+NotImplemented::NotImplemented(const std::string& what)
+    : std::logic_error(what + tr(" is not implemented yet", " 还没有实现")) {}
 
 CheckFailed::CheckFailed(std::string what, std::string exp, std::string act, std::string h)
     : std::runtime_error(what + ": expected " + exp + ", got " + act),
@@ -166,18 +245,18 @@ static std::string num_for(double v, double tol) {
 
 void expect_near(const std::string& what, double actual, double expected, double tol, const std::string& hint) {
     if (!(std::fabs(actual - expected) <= tol))  // also fails on nan
-        throw CheckFailed(what, num_for(expected, tol) + " (within " + tol_str(tol) + ")", num_for(actual, tol), hint);
+        throw CheckFailed(what, num_for(expected, tol) + tr(" (within ", "（误差不超过 ") + tol_str(tol) + tr(")", "）"), num_for(actual, tol), hint);
 }
 
 void expect_near(const std::string& what, const pg::Tensor& actual, const pg::Tensor& expected, double tol,
                  const std::string& hint) {
     if (actual.shape() != expected.shape())
-        throw CheckFailed(what, "shape " + str(expected.shape()) + " " + str(expected),
-                          "shape " + str(actual.shape()) + " " + str(actual), hint);
+        throw CheckFailed(what, tr("shape ", "形状 ") + str(expected.shape()) + " " + str(expected),
+                          tr("shape ", "形状 ") + str(actual.shape()) + " " + str(actual), hint);
     for (size_t i = 0; i < actual.numel(); ++i)
         if (!(std::fabs(actual.ptr()[i] - expected.ptr()[i]) <= tol))
-            throw CheckFailed(what, str(expected) + " (within " + tol_str(tol) + ")",
-                              str(actual) + "  (element " + std::to_string(i) + " differs)", hint);
+            throw CheckFailed(what, str(expected) + tr(" (within ", "（误差不超过 ") + tol_str(tol) + tr(")", "）"),
+                              str(actual) + tr("  (element ", "  （第 ") + std::to_string(i) + tr(" differs)", " 个元素不同）"), hint);
 }
 
 std::set<std::string> ops_in(const pg::Tensor& t) {
@@ -198,13 +277,14 @@ std::set<std::string> ops_in(const pg::Tensor& t) {
 
 void expect_not_called(const std::string& what, const pg::Tensor& t, const std::string& op, const std::string& instead) {
     if (ops_in(t).count(op))
-        throw CheckFailed(what, "your own code, without pg::" + op, "the result comes from pg::" + op,
-                          "you called pg::" + op + "; " + instead);
+        throw CheckFailed(what, tr("your own code, without pg::", "你自己写的代码，不用 pg::") + op,
+                          tr("the result comes from pg::", "结果来自 pg::") + op,
+                          tr("you called pg::", "你调用了 pg::") + op + tr("; ", "；") + instead);
 }
 
 void expect_shape(const std::string& what, const pg::Shape& actual, const pg::Shape& expected,
                   const std::string& hint) {
-    if (actual != expected) throw CheckFailed(what, "shape " + str(expected), "shape " + str(actual), hint);
+    if (actual != expected) throw CheckFailed(what, tr("shape ", "形状 ") + str(expected), tr("shape ", "形状 ") + str(actual), hint);
 }
 
 void expect(const std::string& what, bool ok, const std::string& expected, const std::string& actual,
@@ -216,7 +296,7 @@ void expect(const std::string& what, bool ok, const std::string& expected, const
 
 Checks::Checks(std::string number, std::string name) : number_(std::move(number)), name_(std::move(name)) {
     install_crash_report();
-    std::cout << "lesson " << number_ << " " << name_ << ": checking" << std::endl;
+    std::cout << tr("lesson ", "第 ") << number_ << tr(" ", " 课 ") << name_ << tr(": checking", "：检查中") << std::endl;
 }
 
 void Checks::run(const std::string& name, const std::function<void()>& body) {
@@ -224,23 +304,38 @@ void Checks::run(const std::string& name, const std::function<void()>& body) {
     try {
         body();
         ++passed_;
-        std::cout << "  ok    " << name << "\n";
+        std::cout << tr("  ok    ", "  通过  ") << name << "\n";
     } catch (const NotImplemented& e) {
         ++todo_;
-        std::cout << "  TODO  " << name << ": " << e.what() << "\n";
+        std::cout << tr("  TODO  ", "  待写  ") << name << ": " << e.what() << "\n";
     } catch (const CheckFailed& e) {
         ++failed_;
-        std::cout << "  FAIL  " << name << "\n"
-                  << "        check:    " << e.what_checked << "\n"
-                  << "        expected: " << e.expected << "\n"
-                  << "        actual:   " << e.actual << "\n"
-                  << "        hint:     " << e.hint << "\n";
+        std::cout << tr("  FAIL  ", "  失败  ") << name << "\n"
+                  << tr("        check:    ", "        检查：    ") << e.what_checked << "\n"
+                  << tr("        expected: ", "        应为：    ") << e.expected << "\n"
+                  << tr("        actual:   ", "        实际：    ") << e.actual << "\n"
+                  << tr("        hint:     ", "        提示：    ") << e.hint << "\n";
     } catch (const std::exception& e) {
         ++failed_;
-        std::cout << "  FAIL  " << name << "\n"
-                  << "        an error was thrown: " << e.what() << "\n"
-                  << "        hint:     it comes from your code, or from the check reading what your code returned\n"
-                  << "                  (a result of the wrong shape, or a tensor without the gradient it should have)\n";
+        std::string where = where_thrown(e);
+        bool by_check = where.find("/check.hpp:") != std::string::npos;
+        std::cout << tr("  FAIL  ", "  失败  ") << name << "\n"
+                  << tr("        an error was thrown: ", "        抛出了错误：") << e.what() << "\n";
+        if (where.empty())
+            std::cout << tr("        hint:     it comes from your code, or from the check reading what your code returned\n"
+                            "                  (a result of the wrong shape, or a tensor without the gradient it should have)\n",
+                            "        提示：    错误来自你的代码，或者来自检查读取你的代码返回的结果时\n"
+                            "                  （结果形状不对，或者张量没有它应有的梯度）\n");
+        else if (by_check)
+            std::cout << tr("        thrown by the check itself, at ", "        抛出错误的是检查本身，位置 ") << where << "\n"
+                      << tr("        hint:     the check could not read what your code returned: look at its shape, and\n"
+                            "                  whether it still carries gradients (a tensor made from plain numbers has none)\n",
+                            "        提示：    检查读不了你的代码返回的结果：看看它的形状，以及它是否还带着梯度\n"
+                            "                  （用普通数字新建的张量没有梯度）\n");
+        else
+            std::cout << tr("        thrown by your code, at ", "        抛出错误的是你的代码，位置 ") << where << "\n"
+                      << tr("        hint:     look at that line: the error names the op and what it was given\n",
+                            "        提示：    看那一行：错误信息写明了是哪个运算、给了它什么\n");
     }
     std::cout.flush();  // if the next check crashes, this one's report is already out
 }
@@ -248,16 +343,22 @@ void Checks::run(const std::string& name, const std::function<void()>& body) {
 int Checks::finish() const {
     int total = passed_ + failed_ + todo_;
     if (failed_ == 0 && todo_ == 0) {
-        std::cout << "PASS  lesson " << number_ << " " << name_ << ": all " << total << " checks passed\n";
+        std::cout << tr("PASS  lesson ", "通过  第 ") << number_ << tr(" ", " 课 ") << name_
+                  << tr(": all " + std::to_string(total) + " checks passed", "：全部 " + std::to_string(total) + " 项检查通过")
+                  << "\n";
         return 0;
     }
-    std::cout << "NOT YET  lesson " << number_ << " " << name_ << ": " << passed_ << " of " << total << " checks passed";
-    if (failed_) std::cout << ", " << failed_ << " failed";
-    if (todo_) std::cout << ", " << todo_ << " not implemented yet";
+    std::cout << tr("NOT YET  lesson ", "未通过  第 ") << number_ << tr(" ", " 课 ") << name_ << tr(": ", "：")
+              << tr(std::to_string(passed_) + " of " + std::to_string(total) + " checks passed",
+                    std::to_string(total) + " 项检查通过 " + std::to_string(passed_) + " 项");
+    if (failed_) std::cout << tr(", " + std::to_string(failed_) + " failed", "，" + std::to_string(failed_) + " 项失败");
+    if (todo_) std::cout << tr(", " + std::to_string(todo_) + " not implemented yet", "，" + std::to_string(todo_) + " 项还没有实现");
     std::cout << "\n";
     if (todo_)
-        std::cout << "        write the missing code in lessons/" << number_ << "_" << name_
-                  << "/exercise.cpp (./poet start " << number_ << " makes it), then ./poet check " << number_ << "\n";
+        std::cout << tr("        write the missing code in lessons/", "        在 lessons/") << number_ << "_" << name_
+                  << tr("/exercise.cpp (./poet start " + number_ + " makes it), then ./poet check " + number_,
+                        "/exercise.cpp 里写出缺少的代码（./poet start " + number_ + " 会创建它），然后运行 ./poet check " + number_)
+                  << "\n";
     return 1;
 }
 

@@ -11,6 +11,12 @@
 
 namespace lesson {
 
+// ---- the learner's language ----
+// Chinese when POET_LANG (./poet --lang zh sets it) or, without it, LANG starts with "zh"; else English.
+bool chinese();
+// The same message in both languages; returns the learner's: tr("the weights", "权重").
+std::string tr(const std::string& english, const std::string& chinese);
+
 // ---- printing: fixed decimals, so a README can quote the output digit for digit ----
 
 std::string num(double v, int decimals = 4);                    // "1.3395"; never "-0.0000"
@@ -71,7 +77,8 @@ public:
     // number "01", name "hand_attention": used in the messages and the path of exercise.cpp
     Checks(std::string number, std::string name);
     // Runs one named check. NotImplemented from the learner's code marks it "not implemented yet",
-    // CheckFailed marks it failed with expected / actual / hint, any other exception is a failure too.
+    // CheckFailed marks it failed with expected / actual / hint, any other exception is a failure too,
+    // reported with the line that threw it and whose it is: the learner's code or the check's.
     void run(const std::string& name, const std::function<void()>& body);
     // Prints the summary line; returns the exit code: 0 when every check passed, 1 otherwise.
     int finish() const;
