@@ -47,6 +47,23 @@ Batch make_batch(const std::vector<std::vector<int>>& records) {
     return {pg::tensor(x, {B, T}), pg::tensor(y, {B * T})};
 }
 
+Batch rows_of(const Batch& batch, size_t begin, size_t end) {
+    const size_t B = batch.inputs.shape()[0], T = batch.inputs.shape()[1];
+    if (begin > end || end > B)
+        throw std::invalid_argument("rows_of: rows [" + std::to_string(begin) + ", " + std::to_string(end) +
+                                    ") of a batch of " + std::to_string(B));
+    const float* x = batch.inputs.ptr() + begin * T;
+    const float* y = batch.targets.ptr() + begin * T;
+    return {pg::tensor(std::vector<float>(x, x + (end - begin) * T), {end - begin, T}),
+            pg::tensor(std::vector<float>(y, y + (end - begin) * T), {(end - begin) * T})};
+}
+
+size_t counted_targets(const Batch& batch) {
+    size_t n = 0;
+    for (float y : batch.targets.to_vector()) n += y != static_cast<float>(kIgnore);
+    return n;
+}
+
 Batch sample_batch(const std::vector<Poem>& poems, size_t batch_size, pg::Generator& gen) {
     std::vector<std::vector<int>> records;
     records.reserve(batch_size);

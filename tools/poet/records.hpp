@@ -32,6 +32,11 @@ struct Batch {
 // Rows from records: inputs are record[0:27], targets record[1:28] with the first two ignored.
 Batch make_batch(const std::vector<std::vector<int>>& records);
 
+// Rows [begin, end) of a batch: a process's share of the global batch in data-parallel training.
+Batch rows_of(const Batch& batch, size_t begin, size_t end);
+// How many targets of the batch are counted (not kIgnore).
+size_t counted_targets(const Batch& batch);
+
 // B records drawn with replacement, each with a fresh slot for k: poem = randint(N), slot = randint(20).
 Batch sample_batch(const std::vector<Poem>& poems, size_t batch_size, pg::Generator& gen);
 

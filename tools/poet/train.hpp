@@ -1,7 +1,8 @@
 // The training loop of `./poet train`: batches of records, AdamW with warmup+cosine, clipping,
 // validation at intervals, metrics.csv, atomic checkpoints (at intervals, at the end, and when
 // `stop` is raised, e.g. by Ctrl-C), exact resumption, and a clean stop on a NaN/inf loss.
-// Leaves out: several processes, mixed precision, gradient accumulation.
+// Under mpirun with --data-parallel, several processes share each batch (Share, distributed.hpp).
+// Leaves out: mixed precision, gradient accumulation.
 #pragma once
 #include <atomic>
 #include <functional>
@@ -24,13 +25,23 @@ struct StepStats {
     float lr = 0.f, loss = 0.f, grad_norm = 0.f;   // grad_norm: before clipping
     std::string diverged;   // empty: the weights were updated; else why not ("the training loss is nan")
     double forward_s = 0, backward_s = 0, update_s = 0;   // forward+loss, backward, clip+step
+    double allreduce_s = 0;   // data-parallel: summing the gradients (inside backward_s)
+};
+
+// Data parallelism (distributed.hpp): this process trains on its rows of the global batch, which
+// hold `weight` = its counted targets / the global batch's. Its loss is weighted by that, and the
+// loss and the gradients are summed over the processes (one allreduce of one flat buffer) before
+// clipping: every process then takes the step one process would take on the whole batch.
+struct Share {
+    double weight = 1;
+    bool sum_over_processes = false;
 };
 
 // One training step: set the learning rate, loss = batch_loss, and unless it is NaN or infinite:
 // zero_grad, backward, clip_grad_norm(clip), and unless the norm is not finite, opt.step().
 // pretend_nan treats the loss as NaN (a testing aid for the divergence path).
 StepStats train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const Batch& batch, float lr, float clip,
-                     bool pretend_nan = false);
+                     bool pretend_nan = false, const Share& share = {});
 
 // ---- the whole run ----
 
@@ -42,6 +53,7 @@ struct TrainOptions {
     const std::atomic<bool>* stop = nullptr;   // checked before each step; when set: save and return
     bool show_progress = true;            // progress bar and notes on stderr
     std::function<void(size_t step, float loss)> on_step;   // after each step (tests)
+    double step_timeout_s = 600;          // data-parallel: a step that takes longer ends the run (a hung rank)
 };
 
 enum class TrainStatus { Finished, Interrupted, Diverged };
