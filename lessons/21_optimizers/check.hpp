@@ -25,45 +25,71 @@ using Tensors = std::vector<pg::Tensor>;
 using Options = pg::optim::AdamWOptions;
 
 // ---- the hints, one per mistake the numbers can point to ----
-constexpr const char* kStepZero =
-    "the step count starts at 1: add one to state.t before the bias correction; at t = 0, 1 - beta^0 = "
-    "0 and the step divides by zero (nan)";
-constexpr const char* kBrackets =
-    "eps goes inside the brackets of the denominator: m_hat / (sqrt(v_hat) + eps); without it there a "
-    "zero gradient divides 0 by 0 and a gradient of 1e-5 takes a full step";
-constexpr const char* kInPlace =
-    "update the parameter in place, params[i].copy_(...): params[i] = ... only points the vector at a "
-    "new tensor, and the model keeps the old one";
-constexpr const char* kCount =
-    "state.t counts the steps taken: add one per call (the first call makes it 1)";
-constexpr const char* kState =
-    "store the new moments in state.m[i] and state.v[i]: the next step starts from them (a local copy, "
-    "or a pg::optim::AdamW made inside adamw_step, forgets them)";
-constexpr const char* kCoupled =
-    "the decay is decoupled: shrink p by p * (1 - lr * weight_decay) on its own, not weight_decay * p "
-    "added to the gradient (that is Adam with L2, pg::optim::Adam)";
-constexpr const char* kMoments =
-    "m = beta1 m + (1 - beta1) g and v = beta2 v + (1 - beta2) g^2, with g = params[i].grad()";
-constexpr const char* kNoLr =
-    "the decay is multiplied by lr: p * (1 - lr * weight_decay), not p * (1 - weight_decay)";
-constexpr const char* kOrder =
-    "decay the old p first, p * (1 - lr * weight_decay), then subtract the Adam update (as PyTorch); "
-    "decaying after the update shrinks the update too";
-constexpr const char* kEps =
-    "eps goes outside the square root: sqrt(v_hat) + eps; sqrt(v_hat + eps) adds up to sqrt(1e-8) = "
-    "1e-4 to the denominator and shrinks the steps of small gradients";
-constexpr const char* kUpdate =
-    "p = p * (1 - lr * weight_decay) - lr * m_hat / (sqrt(v_hat) + eps), with m_hat = m / (1 - beta1^t) "
-    "and v_hat = v / (1 - beta2^t)";
+inline std::string step_zero_hint() {
+    return lesson::tr("the step count starts at 1: add one to state.t before the bias correction; at t = 0, 1 - beta^0 = "
+                      "0 and the step divides by zero (nan)",
+                      "步数从 1 开始：做偏差修正之前先给 state.t 加一；t = 0 时 1 - beta^0 = 0，这一步会除以零（nan）");
+}
+inline std::string brackets_hint() {
+    return lesson::tr("eps goes inside the brackets of the denominator: m_hat / (sqrt(v_hat) + eps); without it there a "
+                      "zero gradient divides 0 by 0 and a gradient of 1e-5 takes a full step",
+                      "eps 要放在分母的括号里：m_hat / (sqrt(v_hat) + eps)；不放在那里的话，零梯度会让 0 除以 0，而 1e-5 的梯度会迈出一整步");
+}
+inline std::string in_place_hint() {
+    return lesson::tr("update the parameter in place, params[i].copy_(...): params[i] = ... only points the vector at a "
+                      "new tensor, and the model keeps the old one",
+                      "要原地更新参数，params[i].copy_(...)：params[i] = ... 只是让 vector 指向一个新张量，模型手里还是旧的那个");
+}
+inline std::string count_hint() {
+    return lesson::tr("state.t counts the steps taken: add one per call (the first call makes it 1)",
+                      "state.t 数的是已经走过的步数：每次调用加一（第一次调用后它是 1）");
+}
+inline std::string state_hint() {
+    return lesson::tr("store the new moments in state.m[i] and state.v[i]: the next step starts from them (a local copy, "
+                      "or a pg::optim::AdamW made inside adamw_step, forgets them)",
+                      "把新的矩估计存进 state.m[i] 和 state.v[i]：下一步要从它们开始（局部副本，或者在 adamw_step 里新建的 pg::optim::AdamW，都会把它们忘掉）");
+}
+inline std::string coupled_hint() {
+    return lesson::tr("the decay is decoupled: shrink p by p * (1 - lr * weight_decay) on its own, not weight_decay * p "
+                      "added to the gradient (that is Adam with L2, pg::optim::Adam)",
+                      "权重衰减是解耦的：单独把 p 缩小为 p * (1 - lr * weight_decay)，而不是把 weight_decay * p 加到梯度上（那是带 L2 的 Adam，pg::optim::Adam）");
+}
+inline std::string moments_hint() {
+    return lesson::tr("m = beta1 m + (1 - beta1) g and v = beta2 v + (1 - beta2) g^2, with g = params[i].grad()",
+                      "m = beta1 m + (1 - beta1) g，v = beta2 v + (1 - beta2) g^2，其中 g = params[i].grad()");
+}
+inline std::string no_lr_hint() {
+    return lesson::tr("the decay is multiplied by lr: p * (1 - lr * weight_decay), not p * (1 - weight_decay)",
+                      "衰减要乘上 lr：p * (1 - lr * weight_decay)，而不是 p * (1 - weight_decay)");
+}
+inline std::string order_hint() {
+    return lesson::tr("decay the old p first, p * (1 - lr * weight_decay), then subtract the Adam update (as PyTorch); "
+                      "decaying after the update shrinks the update too",
+                      "先对旧的 p 做衰减，p * (1 - lr * weight_decay)，再减去 Adam 的更新量（与 PyTorch 一致）；在更新之后再衰减会把更新量也缩小");
+}
+inline std::string eps_hint() {
+    return lesson::tr("eps goes outside the square root: sqrt(v_hat) + eps; sqrt(v_hat + eps) adds up to sqrt(1e-8) = "
+                      "1e-4 to the denominator and shrinks the steps of small gradients",
+                      "eps 要放在平方根外面：sqrt(v_hat) + eps；sqrt(v_hat + eps) 会给分母加上最多 sqrt(1e-8) = 1e-4，使小梯度的步子变小");
+}
+inline std::string update_hint() {
+    return lesson::tr("p = p * (1 - lr * weight_decay) - lr * m_hat / (sqrt(v_hat) + eps), with m_hat = m / (1 - beta1^t) "
+                      "and v_hat = v / (1 - beta2^t)",
+                      "p = p * (1 - lr * weight_decay) - lr * m_hat / (sqrt(v_hat) + eps)，其中 m_hat = m / (1 - beta1^t)，v_hat = v / (1 - beta2^t)");
+}
 
 inline std::string bias_hint(const Options& o) {
     double first = (1.0 - o.beta1) / std::sqrt(1.0 - o.beta2);   // m / sqrt(v) at step 1, uncorrected
-    return "divide by the bias corrections: m_hat = m / (1 - beta1^t), v_hat = v / (1 - beta2^t), t from 1; " +
+    return lesson::tr("divide by the bias corrections: m_hat = m / (1 - beta1^t), v_hat = v / (1 - beta2^t), t from 1; ",
+                      "要除以偏差修正：m_hat = m / (1 - beta1^t)，v_hat = v / (1 - beta2^t)，t 从 1 开始；") +
            (std::fabs(first - 1) < 1e-3
-                ? std::string("with these betas step 1 comes out right by luck, (1 - beta1) / sqrt(1 - beta2) = 1, "
-                              "the later steps do not")
-                : "without them step 1 moves by (1 - beta1) / sqrt(1 - beta2) = " + lesson::num(first, 4) +
-                      " times lr instead of about 1 times lr");
+                ? lesson::tr("with these betas step 1 comes out right by luck, (1 - beta1) / sqrt(1 - beta2) = 1, "
+                             "the later steps do not",
+                             "用这组 beta，第 1 步碰巧是对的，(1 - beta1) / sqrt(1 - beta2) = 1，之后的步就不对了")
+                : lesson::tr("without them step 1 moves by (1 - beta1) / sqrt(1 - beta2) = ",
+                             "没有它们，第 1 步移动的是 (1 - beta1) / sqrt(1 - beta2) = ") +
+                      lesson::num(first, 4) +
+                      lesson::tr(" times lr instead of about 1 times lr", " 倍的 lr，而不是大约 1 倍的 lr"));
 }
 
 // ---- small tools ----
@@ -170,14 +196,14 @@ inline std::string diagnose(const Before& b, const Options& o, const Tensors& he
         for (size_t i = 0; i < held.size(); ++i)
             for (size_t j = 0; j < held[i].numel(); ++j)
                 if (!std::isfinite(held[i].ptr()[j]) && want.v[i].ptr()[j] != 0.f) only_where_v_is_zero = false;
-        return only_where_v_is_zero && finite(s.m) && finite(s.v) ? kBrackets : kStepZero;
+        return only_where_v_is_zero && finite(s.m) && finite(s.v) ? brackets_hint() : step_zero_hint();
     }
-    if (same_params(held, b.p, 0.0) && !same_params(want.p, b.p, 0.0)) return kInPlace;
-    if (s.t != b.t + 1) return kCount;
-    if (s.m.size() != b.m.size() || s.v.size() != b.v.size()) return kState;
-    if (same_moments(s.m, b.m, 0.0) && !same_moments(want.m, b.m, 0.0)) return kState;
+    if (same_params(held, b.p, 0.0) && !same_params(want.p, b.p, 0.0)) return in_place_hint();
+    if (s.t != b.t + 1) return count_hint();
+    if (s.m.size() != b.m.size() || s.v.size() != b.v.size()) return state_hint();
+    if (same_moments(s.m, b.m, 0.0) && !same_moments(want.m, b.m, 0.0)) return state_hint();
     if (!same_moments(s.m, want.m) || !same_moments(s.v, want.v))
-        return same_moments(s.m, library_step(b, o, true).m) ? kCoupled : kMoments;
+        return same_moments(s.m, library_step(b, o, true).m) ? coupled_hint() : moments_hint();
 
     // the moments are right, the parameters are not: try the wrong updates one by one
     Options no_decay = o;
@@ -194,10 +220,10 @@ inline std::string diagnose(const Before& b, const Options& o, const Tensors& he
         uncorrected.push_back(b.p[i] * decay - o.lr * want.m[i] / (pg::sqrt(want.v[i]) + o.eps));
         no_eps.push_back(b.p[i] * decay - o.lr * (want.m[i] / float(c1)) / pg::sqrt(want.v[i] / float(c2)));
     }
-    if (o.weight_decay != 0.f && same_params(held, no_lr, 1e-5)) return kNoLr;
-    if (o.weight_decay != 0.f && same_params(held, late, 1e-5)) return kOrder;
+    if (o.weight_decay != 0.f && same_params(held, no_lr, 1e-5)) return no_lr_hint();
+    if (o.weight_decay != 0.f && same_params(held, late, 1e-5)) return order_hint();
     if (same_params(held, uncorrected, 1e-5)) return bias_hint(o);
-    if (same_params(held, no_eps, 1e-5)) return kBrackets;
+    if (same_params(held, no_eps, 1e-5)) return brackets_hint();
     bool only_small = true;   // wrong only where sqrt(v_hat) is small: eps in the wrong place
     for (size_t i = 0; i < held.size(); ++i)
         for (size_t j = 0; j < held[i].numel(); ++j) {
@@ -205,7 +231,7 @@ inline std::string diagnose(const Before& b, const Options& o, const Tensors& he
             bool wrong = std::fabs(h - w) > 2e-6 * (1 + std::fabs(w));
             if (wrong && std::sqrt(want.v[i].ptr()[j] / c2) > 0.1) only_small = false;
         }
-    return only_small ? kEps : kUpdate;
+    return only_small ? eps_hint() : update_hint();
 }
 
 // ---- one step of yours beside the library's ----
@@ -227,13 +253,13 @@ inline void step_and_compare(const std::string& what, Tensors& params, exercise:
         if (!same_params({held[i]}, {want.p[i]})) fail("params[" + std::to_string(i) + "]", want.p[i], held[i]);
     if (state.m.size() != want.m.size() || state.v.size() != want.v.size())
         throw lesson::CheckFailed(what + ": state.m.size(), state.v.size()", std::to_string(want.m.size()),
-                                  std::to_string(state.m.size()) + ", " + std::to_string(state.v.size()), kState);
+                                  std::to_string(state.m.size()) + ", " + std::to_string(state.v.size()), state_hint());
     for (size_t i = 0; i < want.m.size(); ++i) {
         if (!same_moments({state.m[i]}, {want.m[i]})) fail("state.m[" + std::to_string(i) + "]", want.m[i], state.m[i]);
         if (!same_moments({state.v[i]}, {want.v[i]})) fail("state.v[" + std::to_string(i) + "]", want.v[i], state.v[i]);
     }
     if (state.t != b.t + 1)
-        throw lesson::CheckFailed(what + ": state.t", std::to_string(b.t + 1), std::to_string(state.t), kCount);
+        throw lesson::CheckFailed(what + ": state.t", std::to_string(b.t + 1), std::to_string(state.t), count_hint());
 }
 
 inline exercise::AdamWState zero_state(const Tensors& params) {
@@ -259,20 +285,23 @@ inline void first_step(const std::string& what, const std::vector<pg::Tensor>& s
 int main() {
     using adamw_check::Options;
     lesson::Checks checks("21", "optimizers");
-    checks.run("step 1, betas (0.9, 0.999), no decay: each number moves by about lr", [] {
-        adamw_check::first_step("step 1", {pg::tensor({0.3f, -1.2f, 0.7f, 2.f})},
+    checks.run(lesson::tr("step 1, betas (0.9, 0.999), no decay: each number moves by about lr",
+                          "第 1 步，betas (0.9, 0.999)，无衰减：每个数大约移动 lr"), [] {
+        adamw_check::first_step(lesson::tr("step 1", "第 1 步"), {pg::tensor({0.3f, -1.2f, 0.7f, 2.f})},
                                 {pg::tensor({0.5f, -2.f, 4.f, -0.25f})}, Options{0.1f, 0.9f, 0.999f, 1e-8f, 0.f});
     });
-    checks.run("step 1 with gradients from 1e-5 to 100", [] {
-        adamw_check::first_step("step 1", {pg::tensor({{0.4f, -0.8f, 1.1f}, {-0.2f, 0.9f, -1.5f}})},
+    checks.run(lesson::tr("step 1 with gradients from 1e-5 to 100", "第 1 步，梯度从 1e-5 到 100"), [] {
+        adamw_check::first_step(lesson::tr("step 1", "第 1 步"), {pg::tensor({{0.4f, -0.8f, 1.1f}, {-0.2f, 0.9f, -1.5f}})},
                                 {pg::tensor({{1e-5f, -3e-5f, 2e-4f}, {100.f, -0.5f, 7.f}})},
                                 Options{0.1f, 0.9f, 0.999f, 1e-8f, 0.f});
     });
-    checks.run("weight decay: a zero gradient still shrinks p by lr * weight_decay", [] {
-        adamw_check::first_step("step 1", {pg::tensor({1.5f, -2.f, 0.5f})}, {pg::tensor({0.f, 0.f, 0.5f})},
+    checks.run(lesson::tr("weight decay: a zero gradient still shrinks p by lr * weight_decay",
+                          "权重衰减：零梯度仍然会让 p 按 lr * weight_decay 缩小"), [] {
+        adamw_check::first_step(lesson::tr("step 1", "第 1 步"), {pg::tensor({1.5f, -2.f, 0.5f})}, {pg::tensor({0.f, 0.f, 0.5f})},
                                 Options{0.1f, 0.9f, 0.999f, 1e-8f, 0.1f});
     });
-    checks.run("10 steps against pg::optim::AdamW: 3 parameters, gradients of size 1e-4, 1 and 100", [] {
+    checks.run(lesson::tr("10 steps against pg::optim::AdamW: 3 parameters, gradients of size 1e-4, 1 and 100",
+                          "10 步，与 pg::optim::AdamW 对比：3 个参数，梯度大小为 1e-4、1 和 100"), [] {
         pg::Generator gen(21);
         const std::vector<pg::Shape> shapes = {{3, 4}, {4}, {2, 2, 2}};
         const std::vector<float> scales = {1.f, 1e-4f, 100.f};
@@ -283,7 +312,8 @@ int main() {
         for (int step = 1; step <= 10; ++step) {
             adamw_check::Tensors grads;
             for (size_t i = 0; i < shapes.size(); ++i) grads.push_back(pg::randn(shapes[i], gen) * scales[i]);
-            adamw_check::step_and_compare("step " + std::to_string(step), params, state, grads, poet_like);
+            adamw_check::step_and_compare(lesson::tr("step " + std::to_string(step), "第 " + std::to_string(step) + " 步"),
+                                          params, state, grads, poet_like);
         }
     });
     return checks.finish();

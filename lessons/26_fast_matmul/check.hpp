@@ -155,10 +155,12 @@ inline std::string first_difference(const Problem& p, const std::vector<float>& 
     std::string s;
     if (inside)
         s = "C(" + std::to_string(first / p.ldc) + "," + std::to_string(first % p.ldc) + ") = " + g9(got[first]) +
-            " where gemm_reference gives " + g9(want[first]) + "; " + std::to_string(inside) + " of " +
-            std::to_string(p.M * p.N) + " values differ";
+            lesson::tr(" where gemm_reference gives ", "，而 gemm_reference 给出 ") + g9(want[first]) + lesson::tr("; ", "；") +
+            lesson::tr(std::to_string(inside) + " of " + std::to_string(p.M * p.N) + " values differ",
+                       std::to_string(p.M * p.N) + " 个值中有 " + std::to_string(inside) + " 个不同");
     if (outside)
-        s += std::string(inside ? "; and " : "") + "C[" + std::to_string(first_out) + "], outside the M x N values, changed";
+        s += (inside ? lesson::tr("; and ", "；而且 ") : std::string()) + "C[" + std::to_string(first_out) +
+             lesson::tr("], outside the M x N values, changed", "] 变了，它在 M x N 个值之外");
     return s;
 }
 
@@ -199,59 +201,79 @@ inline std::string diagnose(const Problem& p, const std::vector<float>& got, con
     };
     std::vector<Named> slips = {
         {!p.accumulate, slip([](Slip& s) { s.start_at_c = true; }),
-         "C's old values must not count when accumulate is false: start each sum at 0, not at C(i,j) (C holds "
-         "whatever the buffer held before, as a reused buffer does)"},
+         lesson::tr("C's old values must not count when accumulate is false: start each sum at 0, not at C(i,j) (C holds "
+                    "whatever the buffer held before, as a reused buffer does)",
+                    "accumulate 为 false 时，C 的旧值不能算进去：每个和从 0 开始，而不是从 C(i,j) 开始（C 里装着缓冲区之前的任何内容，重复使用的缓冲区就是这样）")},
         {p.accumulate, slip([](Slip& s) { s.start_at_zero = true; }),
-         "accumulate is true: add to C's old values, so start each sum at C(i,j) = C[i*ldc + j], not at 0"},
+         lesson::tr("accumulate is true: add to C's old values, so start each sum at C(i,j) = C[i*ldc + j], not at 0",
+                    "accumulate 为 true：要加到 C 的旧值上，所以每个和从 C(i,j) = C[i*ldc + j] 开始，而不是从 0 开始")},
         {p.trans_a, slip([](Slip& s) { s.a_as_stored = true; }),
-         "transposed A is stored (K,M): op(A)(i,k) is A[k*lda + i] when trans_a, not A[i*lda + k]"},
+         lesson::tr("transposed A is stored (K,M): op(A)(i,k) is A[k*lda + i] when trans_a, not A[i*lda + k]",
+                    "转置的 A 按 (K,M) 存储：trans_a 时 op(A)(i,k) 是 A[k*lda + i]，而不是 A[i*lda + k]")},
         {p.trans_b, slip([](Slip& s) { s.b_as_stored = true; }),
-         "transposed B is stored (N,K): op(B)(k,j) is B[j*ldb + k] when trans_b, not B[k*ldb + j]"},
+         lesson::tr("transposed B is stored (N,K): op(B)(k,j) is B[j*ldb + k] when trans_b, not B[k*ldb + j]",
+                    "转置的 B 按 (N,K) 存储：trans_b 时 op(B)(k,j) 是 B[j*ldb + k]，而不是 B[k*ldb + j]")},
         {p.lda != p.ldb, slip([](Slip& s) { s.lda_for_b = true; }),
-         "B's rows are ldb apart, not lda: op(B)(k,j) = B[k*ldb + j], or B[j*ldb + k] when trans_b"},
+         lesson::tr("B's rows are ldb apart, not lda: op(B)(k,j) = B[k*ldb + j], or B[j*ldb + k] when trans_b",
+                    "B 的行与行相隔 ldb，不是 lda：op(B)(k,j) = B[k*ldb + j]，trans_b 时是 B[j*ldb + k]")},
         {p.lda != p.ldb, slip([](Slip& s) { s.ldb_for_a = true; }),
-         "A's rows are lda apart, not ldb: op(A)(i,k) = A[i*lda + k], or A[k*lda + i] when trans_a"},
+         lesson::tr("A's rows are lda apart, not ldb: op(A)(i,k) = A[i*lda + k], or A[k*lda + i] when trans_a",
+                    "A 的行与行相隔 lda，不是 ldb：op(A)(i,k) = A[i*lda + k]，trans_a 时是 A[k*lda + i]")},
         {p.ldc != p.N, slip([](Slip& s) { s.n_for_ldc = true; }),
-         "C's rows are ldc apart, and ldc can be more than N: C(i,j) is C[i*ldc + j], not C[i*N + j]"},
+         lesson::tr("C's rows are ldc apart, and ldc can be more than N: C(i,j) is C[i*ldc + j], not C[i*N + j]",
+                    "C 的行与行相隔 ldc，而 ldc 可以大于 N：C(i,j) 是 C[i*ldc + j]，不是 C[i*N + j]")},
         {p.K > 1, slip([](Slip& s) { s.assign_not_add = true; }),
-         "only the last k counted: each k adds to the sum, sum += a * b, not sum = a * b"},
+         lesson::tr("only the last k counted: each k adds to the sum, sum += a * b, not sum = a * b",
+                    "只算上了最后一个 k：每个 k 都要加到和里，sum += a * b，而不是 sum = a * b")},
     };
     if (blocks) {
         const exercise::Blocks& b = *blocks;
         const std::string nb = std::to_string(b.NB), mb = std::to_string(b.MB), kb = std::to_string(b.KB);
         slips.push_back({p.N % b.NB != 0, slip([&](Slip& s) { s.n_end = p.N / b.NB * b.NB; }),
-                         "the last, partial block of columns was skipped: N = " + n + " is not a multiple of NB = " +
-                             nb + ", so the last block holds N % NB = " + std::to_string(p.N % b.NB) +
-                             " columns; loop while j0 < N and take nb = min(NB, N - j0)"});
+                         lesson::tr("the last, partial block of columns was skipped: N = ", "跳过了最后那个不完整的列块：N = ") +
+                             n + lesson::tr(" is not a multiple of NB = ", " 不是 NB = ") + nb +
+                             lesson::tr(", so the last block holds N % NB = ", " 的倍数，所以最后一块有 N % NB = ") +
+                             std::to_string(p.N % b.NB) +
+                             lesson::tr(" columns; loop while j0 < N and take nb = min(NB, N - j0)",
+                                        " 列；循环条件用 j0 < N，并取 nb = min(NB, N - j0)")});
         slips.push_back({p.M % b.MB != 0, slip([&](Slip& s) { s.m_end = p.M / b.MB * b.MB; }),
-                         "the last, partial block of rows was skipped: M = " + m + " is not a multiple of MB = " + mb +
-                             "; loop while i0 < M and take mb = min(MB, M - i0)"});
+                         lesson::tr("the last, partial block of rows was skipped: M = ", "跳过了最后那个不完整的行块：M = ") +
+                             m + lesson::tr(" is not a multiple of MB = ", " 不是 MB = ") + mb +
+                             lesson::tr("; loop while i0 < M and take mb = min(MB, M - i0)",
+                                        " 的倍数；循环条件用 i0 < M，并取 mb = min(MB, M - i0)")});
         slips.push_back({p.K % b.KB != 0, slip([&](Slip& s) { s.k_end = p.K / b.KB * b.KB; }),
-                         "the last, partial block of k was skipped: K = " + k + " is not a multiple of KB = " + kb +
-                             "; loop while k0 < K and take kb = min(KB, K - k0)"});
+                         lesson::tr("the last, partial block of k was skipped: K = ", "跳过了 k 的最后那个不完整的块：K = ") +
+                             k + lesson::tr(" is not a multiple of KB = ", " 不是 KB = ") + kb +
+                             lesson::tr("; loop while k0 < K and take kb = min(KB, K - k0)",
+                                        " 的倍数；循环条件用 k0 < K，并取 kb = min(KB, K - k0)")});
         slips.push_back({p.K > b.KB, slip([&](Slip& s) { s.k_partials = b.KB; }),
-                         "the k blocks were summed in another order: each block's own sum was added to C(i,j) "
-                         "afterwards, which groups the additions differently from gemm_reference's one running sum "
-                         "over k = 0, 1, ..., K-1, and rounds differently; keep one double per C(i,j) across all k "
-                         "blocks and add every product to it"});
+                         lesson::tr("the k blocks were summed in another order: each block's own sum was added to C(i,j) "
+                                    "afterwards, which groups the additions differently from gemm_reference's one running sum "
+                                    "over k = 0, 1, ..., K-1, and rounds differently; keep one double per C(i,j) across all k "
+                                    "blocks and add every product to it",
+                                    "k 块的求和顺序不同：每个块自己的和是事后才加到 C(i,j) 上的，这与 gemm_reference 在 k = 0, 1, ..., K-1 上一路累加的分组方式不同，舍入也就不同；对每个 C(i,j) 在所有 k 块上保持同一个 double，把每个乘积都加进去")});
         slips.push_back({p.K > b.KB, slip([&](Slip& s) { s.k_rounded = b.KB; }),
-                         "C(i,j) was rounded to float after each block of k: keep the sum in a double across all k "
-                         "blocks and round once, when the tile is stored"});
+                         lesson::tr("C(i,j) was rounded to float after each block of k: keep the sum in a double across all k "
+                                    "blocks and round once, when the tile is stored",
+                                    "每个 k 块之后都把 C(i,j) 舍入成了 float：在所有 k 块上把和保存在一个 double 里，只在存储这个瓦片时舍入一次")});
     }
     for (const Named& s : slips)
         if (s.applies && matches(s.slip)) return s.hint;
     if (outside_changed(p, got))
-        return "you wrote outside C's M x N values (a row past M, a column past N, or the padding between N and ldc): "
-               "the last tile along each dimension has min(MB, M - i0) rows and min(NB, N - j0) columns";
+        return lesson::tr("you wrote outside C's M x N values (a row past M, a column past N, or the padding between N and ldc): "
+                          "the last tile along each dimension has min(MB, M - i0) rows and min(NB, N - j0) columns",
+                          "你写到了 C 的 M x N 个值之外（超过 M 的行、超过 N 的列，或者 N 和 ldc 之间的填充）：每个维度上的最后一个瓦片有 min(MB, M - i0) 行、min(NB, N - j0) 列");
     std::vector<float> want = p.C;
     reference(p, want.data());
     if (equal_up_to_rounding(p, got, want))
-        return "the same up to rounding, but not the same bits: sum in a double, as gemm_reference does (a product "
-               "of two floats is exact in a double), add k = 0, 1, ..., K-1 in that order into one running sum, and "
-               "round to float once, when C(i,j) is stored (pg::kernels::gemm, the fast kernel, sums in float: its bits "
-               "differ too)";
-    return "op(A)(i,k) = trans_a ? A[k*lda + i] : A[i*lda + k]; op(B)(k,j) = trans_b ? B[j*ldb + k] : B[k*ldb + j]; "
-           "C(i,j) = (accumulate ? C(i,j) : 0) + the sum over k = 0..K-1 in a double, stored as a float";
+        return lesson::tr("the same up to rounding, but not the same bits: sum in a double, as gemm_reference does (a product "
+                          "of two floats is exact in a double), add k = 0, 1, ..., K-1 in that order into one running sum, and "
+                          "round to float once, when C(i,j) is stored (pg::kernels::gemm, the fast kernel, sums in float: its bits "
+                          "differ too)",
+                          "除了舍入都一样，但二进制位不一样：像 gemm_reference 那样用 double 求和（两个 float 的乘积在 double 里是精确的），按 k = 0, 1, ..., K-1 的顺序加进同一个累加和，只在存储 C(i,j) 时舍入成 float 一次（快速内核 pg::kernels::gemm 用 float 求和：它的二进制位也不同）");
+    return lesson::tr("op(A)(i,k) = trans_a ? A[k*lda + i] : A[i*lda + k]; op(B)(k,j) = trans_b ? B[j*ldb + k] : B[k*ldb + j]; "
+                      "C(i,j) = (accumulate ? C(i,j) : 0) + the sum over k = 0..K-1 in a double, stored as a float",
+                      "op(A)(i,k) = trans_a ? A[k*lda + i] : A[i*lda + k]；op(B)(k,j) = trans_b ? B[j*ldb + k] : B[k*ldb + j]；C(i,j) = (accumulate ? C(i,j) : 0) + 用 double 对 k = 0..K-1 求的和，存成 float");
 }
 
 inline void expect_same_bits(const std::string& what, const Matmul& f, const Problem& p,
@@ -260,7 +282,8 @@ inline void expect_same_bits(const std::string& what, const Matmul& f, const Pro
     f(p, got.data());
     reference(p, want.data());
     if (same_bits(got, want)) return;
-    throw lesson::CheckFailed(what + " (" + describe(p) + ")", "the same bits as gemm_reference",
+    throw lesson::CheckFailed(what + " (" + describe(p) + ")",
+                              lesson::tr("the same bits as gemm_reference", "与 gemm_reference 完全相同的二进制位"),
                               first_difference(p, got, want), diagnose(p, got, blocks));
 }
 
@@ -328,73 +351,86 @@ int main() {
     lesson::Checks checks("26", "fast_matmul");
     const std::vector<size_t> odd = {1, 7, 33, 65};
 
-    checks.run("matmul_ikj by hand: (2,3) @ (3,2) = [[58, 64], [139, 154]]", [] {
+    checks.run(lesson::tr("matmul_ikj by hand: (2,3) @ (3,2) = [[58, 64], [139, 154]]",
+                          "手算 matmul_ikj：(2,3) @ (3,2) = [[58, 64], [139, 154]]"), [] {
         Problem p = make_problem(false, false, 2, 2, 3, false, 0, 2601);
         const float a[] = {1, 2, 3, 4, 5, 6}, b[] = {7, 8, 9, 10, 11, 12};
         std::copy(a, a + 6, p.A.begin());
         std::copy(b, b + 6, p.B.begin());
         expect_same_bits("matmul_ikj", ikj(), p);
     });
-    checks.run("matmul_ikj on sizes 1, 7, 33, 65 (every M, N, K), C full of old values", [&] {
+    checks.run(lesson::tr("matmul_ikj on sizes 1, 7, 33, 65 (every M, N, K), C full of old values",
+                          "matmul_ikj 在尺寸 1、7、33、65 上（每个 M、N、K），C 里满是旧值"), [&] {
         over_sizes("matmul_ikj", ikj(), odd, false, false, false, 0);
     });
-    checks.run("matmul_ikj with accumulate: C += op(A) @ op(B)", [&] {
+    checks.run(lesson::tr("matmul_ikj with accumulate: C += op(A) @ op(B)",
+                          "带 accumulate 的 matmul_ikj：C += op(A) @ op(B)"), [&] {
         over_sizes("matmul_ikj", ikj(), odd, false, false, true, 0);
     });
-    checks.run("matmul_ikj with trans_a: A stored as (K,M)", [&] {
+    checks.run(lesson::tr("matmul_ikj with trans_a: A stored as (K,M)", "带 trans_a 的 matmul_ikj：A 按 (K,M) 存储"), [&] {
         for (bool acc : {false, true}) over_sizes("matmul_ikj", ikj(), odd, true, false, acc, 0);
     });
-    checks.run("matmul_ikj with trans_b: B stored as (N,K)", [&] {
+    checks.run(lesson::tr("matmul_ikj with trans_b: B stored as (N,K)", "带 trans_b 的 matmul_ikj：B 按 (N,K) 存储"), [&] {
         for (bool acc : {false, true}) over_sizes("matmul_ikj", ikj(), odd, false, true, acc, 0);
     });
-    checks.run("matmul_ikj with both transposed", [&] {
+    checks.run(lesson::tr("matmul_ikj with both transposed", "两个都转置的 matmul_ikj"), [&] {
         for (bool acc : {false, true}) over_sizes("matmul_ikj", ikj(), odd, true, true, acc, 0);
     });
-    checks.run("matmul_ikj with leading dimensions past the rows (lda, ldb, ldc all different)", [&] {
+    checks.run(lesson::tr("matmul_ikj with leading dimensions past the rows (lda, ldb, ldc all different)",
+                          "主维度超过行长的 matmul_ikj（lda、ldb、ldc 各不相同）"), [&] {
         all_flags("matmul_ikj", ikj(), {1, 7, 33}, 3);
     });
-    checks.run("matmul_ikj on empty sizes: K = 0 gives C = 0 (C unchanged with accumulate); M or N = 0 writes nothing", [] {
+    checks.run(lesson::tr("matmul_ikj on empty sizes: K = 0 gives C = 0 (C unchanged with accumulate); M or N = 0 writes nothing",
+                          "空尺寸上的 matmul_ikj：K = 0 得到 C = 0（带 accumulate 时 C 不变）；M 或 N = 0 时什么都不写"), [] {
         for (bool acc : {false, true})
             for (auto [M, N, K] : {std::array<size_t, 3>{4, 5, 0}, {0, 5, 3}, {4, 0, 3}, {0, 0, 0}})
                 expect_same_bits("matmul_ikj", ikj(), make_problem(false, false, M, N, K, acc, 2, 2602));
     });
-    checks.run("matmul_ikj on a sum whose rounding shows its order: 2^60, 64 (11 times), -2^60", [] {
+    checks.run(lesson::tr("matmul_ikj on a sum whose rounding shows its order: 2^60, 64 (11 times), -2^60",
+                          "在一个舍入会暴露求和顺序的和上测 matmul_ikj：2^60、64（11 次）、-2^60"), [] {
         expect_same_bits("matmul_ikj", ikj(), cancelling_problem());
     });
 
     const Blocks small{4, 8, 16}, odd_blocks{5, 3, 7}, large{64, 64, 64}, ones{1, 1, 1};
-    checks.run("matmul_blocked, blocks (MB, NB, KB) = (4, 8, 16), on sizes 1, 7, 33, 65", [&] {
+    checks.run(lesson::tr("matmul_blocked, blocks (MB, NB, KB) = (4, 8, 16), on sizes 1, 7, 33, 65",
+                          "matmul_blocked，分块 (MB, NB, KB) = (4, 8, 16)，在尺寸 1、7、33、65 上"), [&] {
         over_sizes("matmul_blocked", blocked(small), odd, false, false, false, 0, &small);
     });
-    checks.run("matmul_blocked, blocks (5, 3, 7): transposes, accumulate, padded leading dimensions", [&] {
+    checks.run(lesson::tr("matmul_blocked, blocks (5, 3, 7): transposes, accumulate, padded leading dimensions",
+                          "matmul_blocked，分块 (5, 3, 7)：转置、accumulate、带填充的主维度"), [&] {
         all_flags("matmul_blocked", blocked(odd_blocks), {1, 7, 33}, 3, &odd_blocks);
     });
-    checks.run("matmul_blocked, blocks (64, 64, 64), larger than most of the matrices", [&] {
+    checks.run(lesson::tr("matmul_blocked, blocks (64, 64, 64), larger than most of the matrices",
+                          "matmul_blocked，分块 (64, 64, 64)，比大多数矩阵都大"), [&] {
         all_flags("matmul_blocked", blocked(large), {1, 7, 65}, 0, &large);
     });
-    checks.run("matmul_blocked, blocks (1, 1, 1)", [&] {
+    checks.run(lesson::tr("matmul_blocked, blocks (1, 1, 1)", "matmul_blocked，分块 (1, 1, 1)"), [&] {
         all_flags("matmul_blocked", blocked(ones), {1, 7}, 1, &ones);
     });
-    checks.run("matmul_blocked on empty sizes: K = 0, M = 0, N = 0", [&] {
+    checks.run(lesson::tr("matmul_blocked on empty sizes: K = 0, M = 0, N = 0",
+                          "空尺寸上的 matmul_blocked：K = 0、M = 0、N = 0"), [&] {
         for (bool acc : {false, true})
             for (auto [M, N, K] : {std::array<size_t, 3>{4, 5, 0}, {0, 5, 3}, {4, 0, 3}})
                 expect_same_bits("matmul_blocked", blocked(small), make_problem(false, false, M, N, K, acc, 2, 2603),
                                  &small);
     });
-    checks.run("matmul_blocked, KB = 4, on the sum whose rounding shows the order of the k blocks", [] {
+    checks.run(lesson::tr("matmul_blocked, KB = 4, on the sum whose rounding shows the order of the k blocks",
+                          "matmul_blocked，KB = 4，在舍入会暴露 k 块顺序的那个和上"), [] {
         const Blocks kb4{2, 2, 4};
         expect_same_bits("matmul_blocked", blocked(kb4), cancelling_problem(), &kb4);
     });
 
-    checks.run("speed on (256,256) @ (256,256), printed, not checked", [] {
+    checks.run(lesson::tr("speed on (256,256) @ (256,256), printed, not checked",
+                          "(256,256) @ (256,256) 上的速度，只打印，不检查"), [] {
         const size_t n = 256;
         double yours_ikj = gflops(ikj(), n), yours_blocked = gflops(blocked({32, 256, 128}), n);
         double ref = gflops(reference, n);
         char line[200];
-        std::snprintf(line, sizeof line,
-                      "        GFLOP/s: gemm_reference (i,j,k) %.2f, your matmul_ikj %.2f, your matmul_blocked "
-                      "(32, 256, 128) %.2f\n",
-                      ref, yours_ikj, yours_blocked);
+        const std::string format = lesson::tr("        GFLOP/s: gemm_reference (i,j,k) %.2f, your matmul_ikj %.2f, your matmul_blocked "
+                                              "(32, 256, 128) %.2f\n",
+                                              "        GFLOP/s：gemm_reference (i,j,k) %.2f，你的 matmul_ikj %.2f，你的 matmul_blocked "
+                                              "(32, 256, 128) %.2f\n");
+        std::snprintf(line, sizeof line, format.c_str(), ref, yours_ikj, yours_blocked);
         std::cout << line;
     });
     return checks.finish();
