@@ -94,6 +94,14 @@ TEST_CASE("writer: sampling helpers respect the allowed set, temperature and top
         int id = poet::sample_token(logits, {0, 2, 3, 4}, top2, gen);
         REQUIRE((id == 3 || id == 4));
     }
+    // a tie at the k-th logit keeps the smaller id, whatever order the ids come in
+    std::vector<float> tied = {1.f, 4.f, 2.f, 4.f, 4.f};
+    poet::SamplingOptions top1;
+    top1.top_k = 1;
+    for (int i = 0; i < 20; ++i) {
+        REQUIRE(poet::sample_token(tied, {}, top1, gen) == 1);
+        REQUIRE(poet::sample_token(tied, {4, 3, 0, 1}, top1, gen) == 1);
+    }
     std::vector<double> p = poet::allowed_probabilities(logits, {1, 3}, 1.f);
     REQUIRE(p[0] == Approx(1 / (1 + std::exp(-2.0))));
     REQUIRE(p[0] + p[1] == Approx(1.0));

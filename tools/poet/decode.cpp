@@ -49,7 +49,11 @@ int sample_token(const std::vector<float>& logits, const std::vector<int>& allow
                  pg::Generator& gen) {
     std::vector<int> ids = allowed.empty() ? every_id(logits.size()) : allowed;
     if (opt.top_k > 0 && opt.top_k < ids.size()) {
-        auto by_logit = [&](int a, int b) { return logits[static_cast<size_t>(a)] > logits[static_cast<size_t>(b)]; };
+        // the k largest logits; a tie at the k-th is decided by the smaller id, so the cut is one set
+        auto by_logit = [&](int a, int b) {
+            float la = logits[static_cast<size_t>(a)], lb = logits[static_cast<size_t>(b)];
+            return la > lb || (la == lb && a < b);
+        };
         std::partial_sort(ids.begin(), ids.begin() + static_cast<long>(opt.top_k), ids.end(), by_logit);
         ids.resize(opt.top_k);
     }

@@ -1,0 +1,313 @@
+// Lesson 23 experiment: from logits to a poem. Temperature, greedy and top-k on five hand-made logits
+// (poet::allowed_probabilities, poet::sample_token), a seed that repeats a sample, then lesson 22's
+// trained model: its next character, the slot masks, where it would put a prompt character
+// (placement.svg), an acrostic and a poem in 格律 with its tones. Leaves out: evaluation (lesson 24).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <numeric>
+#include <sstream>
+#include "../common/small_poet.hpp"
+#include "lesson.hpp"
+#include "poet/commands.hpp"
+#include "poet/decode.hpp"
+#include "poet/form.hpp"
+#include "poet/quatrain.hpp"
+#include "poet/records.hpp"
+#include "poet/rhyme.hpp"
+#include "poet/utf8.hpp"
+#include "poet/writer.hpp"
+
+namespace q = poet::quatrain;
+
+static std::string list(const std::vector<double>& p, int decimals = 4) {
+    std::string out;
+    for (size_t i = 0; i < p.size(); ++i) out += (i ? ", " : "") + lesson::num(p[i], decimals);
+    return "[" + out + "]";
+}
+
+static std::string ids_str(const std::vector<int>& ids) {
+    std::string out;
+    for (size_t i = 0; i < ids.size(); ++i) out += (i ? " " : "") + std::to_string(ids[i]);
+    return out;
+}
+
+// A bar chart of the five hand-made probabilities at each temperature, one colour per temperature.
+static void write_temperature_svg(const std::string& path, const std::vector<float>& temps,
+                                  const std::vector<std::vector<double>>& probs) {
+    const double W = 520, H = 260, left = 40, bottom = 220, top = 20, group = 90, bar = 18;
+    const char* colours[] = {"#4e79a7", "#f28e2b", "#e15759", "#59a14f"};
+    std::ostringstream s;
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
+      << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    s << "<line x1=\"" << left << "\" y1=\"" << bottom << "\" x2=\"" << W - 10 << "\" y2=\"" << bottom
+      << "\" stroke=\"black\"/>\n";
+    for (size_t id = 0; id < probs[0].size(); ++id) {
+        double x0 = left + 10 + group * static_cast<double>(id);
+        for (size_t t = 0; t < temps.size(); ++t) {
+            double h = probs[t][id] * (bottom - top), x = x0 + bar * static_cast<double>(t);
+            s << "<rect x=\"" << x << "\" y=\"" << bottom - h << "\" width=\"" << bar - 2 << "\" height=\"" << h
+              << "\" fill=\"" << colours[t % 4] << "\"/>\n";
+        }
+        s << "<text x=\"" << x0 + 30 << "\" y=\"" << bottom + 16 << "\">id " << id << "</text>\n";
+    }
+    for (size_t t = 0; t < temps.size(); ++t)
+        s << "<rect x=\"" << W - 130 << "\" y=\"" << top + 16 * static_cast<double>(t) << "\" width=\"10\" height=\"10\" fill=\""
+          << colours[t % 4] << "\"/><text x=\"" << W - 115 << "\" y=\"" << top + 9 + 16 * static_cast<double>(t)
+          << "\">" << (temps[t] > 0 ? "T = " + lesson::num(temps[t], 1) : std::string("greedy (T = 0)")) << "</text>\n";
+    s << "</svg>\n";
+    std::ofstream(path) << s.str();
+}
+
+// The 20 slots as a 4 x 5 grid: each the draft's character, shaded by q_s (darkest: the largest).
+static void write_placement_svg(const std::string& path, const std::u32string& draft, const std::vector<double>& q,
+                                const std::string& k) {
+    const double cell = 64;
+    const double top = *std::max_element(q.begin(), q.end());
+    std::ostringstream s;
+    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << 5 * cell + 20 << "\" height=\"" << 4 * cell + 50
+      << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    s << "<text x=\"10\" y=\"22\" font-size=\"14\">q_s: how likely the model writes " << k << " in each slot</text>\n";
+    for (size_t slot = 0; slot < q::kChars; ++slot) {
+        double x = 10 + cell * static_cast<double>(slot % 5), y = 36 + cell * static_cast<double>(slot / 5);
+        double shade = top > 0 ? q[slot] / top : 0;
+        s << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << cell - 2 << "\" height=\"" << cell - 2
+          << "\" fill=\"#c0392b\" fill-opacity=\"" << lesson::num(0.05 + 0.9 * shade, 3) << "\"/>\n";
+        s << "<text x=\"" << x + 20 << "\" y=\"" << y + 30 << "\" font-size=\"22\">"
+          << poet::encode_utf8(draft[q::slot_position(slot)]) << "</text>\n";
+        s << "<text x=\"" << x + 6 << "\" y=\"" << y + 52 << "\" font-size=\"11\">" << lesson::num(q[slot], 4) << "</text>\n";
+    }
+    s << "</svg>\n";
+    std::ofstream(path) << s.str();
+}
+
+// q_s for every slot of a loose-form draft: the model's probability at temperature T, over the
+// ideographs, of writing k at slot s given the draft before s. One forward pass over the draft;
+// the same numbers as writer.cpp's slot_odds for Form::Loose (which writer.hpp does not export).
+static std::vector<double> placement_scores(pg::nn::GPT& gpt, const std::vector<int>& row, int k,
+                                            const std::vector<int>& han, float T) {
+    pg::NoGradGuard no_grad;
+    const size_t len = poet::kRecordLength - 1, V = gpt.config().vocab_size;
+    std::vector<float> flat(row.begin(), row.begin() + static_cast<long>(len));
+    pg::Tensor logits = gpt.forward(pg::tensor(flat, {1, len}));   // (1,T,V)
+    const size_t at = static_cast<size_t>(std::lower_bound(han.begin(), han.end(), k) - han.begin());
+    std::vector<double> qs(q::kChars);
+    for (size_t s = 0; s < q::kChars; ++s) {
+        size_t pos = poet::kPromptLength + q::slot_position(s);   // predicted by the input at pos - 1
+        std::vector<float> z(logits.ptr() + (pos - 1) * V, logits.ptr() + pos * V);
+        qs[s] = poet::allowed_probabilities(z, han, T)[at];
+    }
+    return qs;
+}
+
+static const char* tone_mark(poet::Tones t) {
+    return t == poet::kLevel ? "平" : t == poet::kOblique ? "仄" : t == poet::kBothTones ? "兼" : "？";
+}
+static const char* need_mark(poet::form::Need n) {
+    return n == poet::form::Need::Free ? "中" : n == poet::form::Need::Level ? "平" : "仄";
+}
+
+// A regulated poem's form, as ./poet write --explain shows it: the template, the rhyme group, each
+// line with its characters' tones and the template's pattern (form::check, the rhyme table).
+static void explain(const std::u32string& poem) {
+    const poet::RhymeTable& table = poet::pingshui();
+    poet::form::Check c = poet::form::check(poem, table);
+    const poet::form::Template& t = poet::form::templates()[static_cast<size_t>(c.template_index)];
+    std::string groups, rhymes;
+    for (int g : c.rhyme_groups) groups += (groups.empty() ? "" : " or ") + poet::group_label(table.group(g));
+    for (size_t s : poet::form::rhyme_slots(t)) rhymes += " " + poet::encode_utf8(poem[q::slot_position(s)]);
+    std::cout << "template " << t.name << ", rhyme " << groups << ":" << rhymes << "\n";
+    for (size_t line = 0; line < q::kLines; ++line) {
+        std::string tones, pattern;
+        for (size_t s = line * q::kLineChars; s < (line + 1) * q::kLineChars; ++s) {
+            tones += tone_mark(table.tones(poem[q::slot_position(s)]));
+            pattern += need_mark(t.slots[s]);
+        }
+        std::cout << "  " << poet::encode_utf8(q::line(poem, line)) << "  " << tones << "  " << pattern
+                  << (t.rhymes_at((line + 1) * q::kLineChars - 1) ? "  韵" : "") << "\n";
+    }
+    std::cout << "regular " << (c.regular ? "yes" : "no") << ", broken slots " << c.broken.size() << "\n";
+}
+
+// How many ideographs 格律 leaves open at each slot while the poem is written (form::FormState).
+static void form_masks(const std::u32string& poem, const std::vector<char32_t>& han_chars) {
+    const poet::RhymeTable& table = poet::pingshui();
+    std::vector<bool> pool = poet::form::rhyme_pool(table, han_chars);
+    poet::form::FormState state(table, pool);
+    for (size_t line = 0; line < q::kLines; ++line) {
+        std::string counts;
+        for (size_t s = line * q::kLineChars; s < (line + 1) * q::kLineChars; ++s) {
+            size_t open = static_cast<size_t>(std::count_if(han_chars.begin(), han_chars.end(),
+                                                            [&](char32_t c) { return state.allows(c); }));
+            counts += (counts.empty() ? "" : " ") + std::to_string(open);
+            state.advance(poem[q::slot_position(s)]);
+        }
+        std::cout << "  line " << line + 1 << ": " << counts << "   templates still possible: "
+                  << state.possible_templates().size() << "\n";
+    }
+}
+
+static void run() {
+    const std::string dir = std::string(POET_SOURCE_DIR) + "/lessons/23_sampling/";
+
+    lesson::section("step 1: logits to probabilities, softmax(z / T)");
+    const std::vector<float> z = {2.0f, 1.0f, 0.5f, 0.0f, -1.0f};   // V = 5, hand-made
+    std::vector<double> e;
+    for (float v : z) e.push_back(std::exp(static_cast<double>(v)));
+    const double sum = std::accumulate(e.begin(), e.end(), 0.0);
+    std::cout << "logits z (V=5): [2.0, 1.0, 0.5, 0.0, -1.0]\n";
+    std::cout << "exp(z): " << list(e) << ", sum " << lesson::num(sum, 4) << "\n";
+    const std::vector<float> temps = {1.0f, 0.8f, 0.5f, 0.0f};
+    std::vector<std::vector<double>> probs;
+    for (float T : temps) {
+        probs.push_back(poet::allowed_probabilities(z, {}, T));
+        std::cout << (T > 0 ? "T = " + lesson::num(T, 1) : std::string("greedy (T = 0)")) << ": p (V=5) = "
+                  << list(probs.back()) << "\n";
+    }
+    std::vector<double> running(probs[0].size());
+    std::partial_sum(probs[0].begin(), probs[0].end(), running.begin());
+    std::cout << "running sums at T = 1 (the CDF): " << list(running) << "\n";
+    lesson::confirm("p[0] at T = 1", probs[0][0], e[0] / sum, 1e-12, "the hand computation e^2 / sum");
+    lesson::confirm("p[0] at T = 0.5", probs[2][0], std::exp(4.0) / (std::exp(4.0) + std::exp(2.0) + std::exp(1.0) + 1 + std::exp(-2.0)),
+                    1e-7, "the hand computation e^4 / (e^4 + e^2 + e^1 + e^0 + e^-2)");
+    write_temperature_svg(dir + "temperature.svg", temps, probs);
+    std::cout << "wrote lessons/23_sampling/temperature.svg\n";
+
+    lesson::section("step 2: top-k, then renormalise");
+    std::vector<double> top2 = poet::allowed_probabilities(z, {0, 1}, 1.0f);
+    std::cout << "k = 2, T = 1: ids 0 and 1 kept, p = " << list(top2) << "\n";
+    lesson::confirm("p[0] with k = 2", top2[0], e[0] / (e[0] + e[1]), 1e-12, "the hand computation e^2 / (e^2 + e^1)");
+    for (size_t k : {size_t{0}, size_t{2}}) {
+        pg::Generator gen(23);
+        poet::SamplingOptions opt;
+        opt.temperature = 1.0f;
+        opt.top_k = k;
+        std::vector<int> n(z.size(), 0);
+        for (int i = 0; i < 20000; ++i) ++n[static_cast<size_t>(poet::sample_token(z, {}, opt, gen))];
+        std::cout << "poet::sample_token, k = " << k << ", T = 1, 20000 draws, seed 23: counts " << ids_str(n) << "\n";
+        if (k == 2) lesson::confirm("draws of ids 2, 3, 4 with k = 2", n[2] + n[3] + n[4], 0, 0, "the cut");
+    }
+
+    lesson::section("step 3: a seed makes a sample repeatable");
+    poet::SamplingOptions opt;
+    opt.temperature = 1.0f;
+    std::vector<std::vector<int>> runs;
+    for (uint64_t seed : {2023, 2023, 2024}) {
+        pg::Generator gen(seed);
+        std::vector<int> ids;
+        for (int i = 0; i < 16; ++i) ids.push_back(poet::sample_token(z, {}, opt, gen));
+        std::cout << "seed " << seed << ": " << ids_str(ids) << "\n";
+        runs.push_back(ids);
+    }
+    lesson::confirm("seed 2023 twice gives the same draws", runs[0] == runs[1], 1, 0, "the seeded generator");
+
+    poet::PoetModel model = small_poet::model();
+    pg::nn::GPT& gpt = *model.gpt;
+    const poet::Tokenizer& tok = model.tok;
+    const size_t V = tok.size();
+    const std::vector<int> han = poet::han_ids(tok);
+    std::vector<char32_t> han_chars;
+    for (int id : han) han_chars.push_back(tok.char_of(id));
+
+    lesson::section("step 4: the trained model's next character after BOS 春 SEP");
+    const int chun = tok.id(U'春');
+    std::vector<float> logits = poet::next_logits(gpt, {{poet::Tokenizer::BOS, chun, poet::Tokenizer::SEP}})[0];
+    std::cout << "logits (V=" << V << ")\n";
+    std::vector<int> order(V);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return logits[a] > logits[b]; });
+    for (float T : {1.0f, 0.8f, 0.5f}) {
+        std::vector<double> p = poet::allowed_probabilities(logits, {}, T);
+        std::string top;
+        double mass = 0;
+        for (size_t i = 0; i < 5; ++i) {
+            top += " " + tok.token_str(order[i]) + " " + lesson::num(p[static_cast<size_t>(order[i])], 3);
+            mass += p[static_cast<size_t>(order[i])];
+        }
+        std::cout << "T = " << lesson::num(T, 1) << ": top 5" << top << " (together " << lesson::num(mass, 2) << ")\n";
+    }
+    std::cout << "greedy: " << tok.token_str(order[0]) << "\n";
+
+    lesson::section("step 5: the slot masks");
+    std::string layout;
+    for (size_t p = 0; p < q::kLength; ++p) layout += q::is_punctuation_position(p) ? poet::encode_utf8(q::punctuation_at(p)) : "_";
+    std::cout << "after BOS k SEP: " << layout << " EOS   (_ a slot: one of " << han.size() << " ideographs of V = " << V
+              << "; the marks and EOS are fixed)\n";
+    double outside = 0;
+    std::vector<double> p1 = poet::allowed_probabilities(logits, {}, 1.0f);
+    for (size_t id = 0; id < V; ++id)
+        if (!tok.is_han(static_cast<int>(id))) outside += p1[id];
+    std::cout << "slot 0, T = 1: mass the model puts outside the ideographs " << lesson::num(outside, 4)
+              << ", removed by the mask and the rest renormalised\n";
+
+    lesson::section("step 6: placing the prompt character where the model finds it most plausible");
+    const int yue = tok.id(U'月');
+    poet::WriteOptions draft_opt;   // the first pass alone: a constrained draft, conditioned on BOS 月 SEP
+    draft_opt.placement = poet::Placement::Prefix;
+    uint64_t seed = 1;
+    poet::WrittenPoem draft;
+    for (;; ++seed) {
+        pg::Generator gen(seed);
+        draft = poet::write_poems(gpt, tok, {yue}, draft_opt, gen)[0];
+        if (!draft.has_char) break;
+    }
+    std::u32string draft_text = poet::decode_utf8(draft.text);
+    std::cout << "seed " << seed << ", draft without 月: " << draft.text << "\n";
+    std::vector<int> row = {poet::Tokenizer::BOS, yue, poet::Tokenizer::SEP};
+    row.insert(row.end(), draft.ids.begin(), draft.ids.end());
+    std::vector<double> qs = placement_scores(gpt, row, yue, han, draft_opt.sampling.temperature);
+    std::cout << "q_s (20) at T = 0.8, four lines of five slots:\n";
+    for (size_t line = 0; line < q::kLines; ++line) {
+        std::vector<double> part(qs.begin() + static_cast<long>(line * 5), qs.begin() + static_cast<long>(line * 5 + 5));
+        std::cout << "  " << poet::encode_utf8(q::line(draft_text, line)) << "  " << list(part, 4) << "\n";
+    }
+    size_t best = static_cast<size_t>(std::max_element(qs.begin(), qs.end()) - qs.begin());
+    double total = std::accumulate(qs.begin(), qs.end(), 0.0);
+    std::cout << "most plausible slot " << best << " (line " << best / 5 + 1 << ", position " << best % 5 + 1
+              << "), chosen with probability q_s / sum = " << lesson::num(qs[best] / total, 2) << "\n";
+    write_placement_svg(dir + "placement.svg", draft_text, qs, "月");
+    std::cout << "wrote lessons/23_sampling/placement.svg\n";
+    poet::WriteOptions place_opt;   // both passes, the same seed: the same draft, then 月 placed
+    pg::Generator gen_place(seed);
+    poet::WrittenPoem placed = poet::write_poems(gpt, tok, {yue}, place_opt, gen_place)[0];
+    std::cout << "Placement::Model, seed " << seed << ": 月 went into slot " << placed.forced_slot << "\n"
+              << poet::couplets(placed.text, "  ") << "\n";
+    const size_t cut = q::slot_position(static_cast<size_t>(placed.forced_slot));
+    lesson::confirm("the draft before the chosen slot is kept",
+                    std::equal(draft.ids.begin(), draft.ids.begin() + static_cast<long>(cut), placed.ids.begin()), 1, 0,
+                    "writer.hpp's two passes");
+
+    lesson::section("step 7: the acrostic, 春 in slot 0");
+    poet::WriteOptions acro;
+    acro.placement = poet::Placement::Acrostic;
+    acro.form = poet::Form::Regulated;
+    pg::Generator gen_acro(7);
+    poet::WrittenPoem a = poet::write_poems(gpt, tok, {chun}, acro, gen_acro)[0];
+    std::cout << poet::couplets(a.text, "  ") << "\n";
+    lesson::confirm("the poem opens with 春", poet::decode_utf8(a.text)[0] == U'春', 1, 0, "Placement::Acrostic");
+
+    lesson::section("step 8: 格律, a tonal template and a rhyme group as masks");
+    poet::WriteOptions reg;   // ./poet write's defaults: Placement::Model, Form::Regulated, T = 0.8
+    reg.form = poet::Form::Regulated;
+    pg::Generator gen_reg(8);
+    poet::WrittenPoem r = poet::write_poems(gpt, tok, {yue}, reg, gen_reg)[0];
+    std::u32string poem = poet::decode_utf8(r.text);
+    std::cout << poet::couplets(r.text, "  ") << "\n";
+    explain(poem);
+    std::cout << "ideographs open at each slot as it was written (of " << han.size() << "):\n";
+    form_masks(poem, han_chars);
+    lesson::confirm("form::check calls it regular", poet::form::check(poem, poet::pingshui()).regular, 1, 0,
+                    "FormState's masks");
+
+    if (std::optional<poet::PoetModel> demo = small_poet::demo_model()) {
+        lesson::section("extra: ./poet demo's model, the same calls");
+        pg::Generator gen_demo(8);
+        poet::WrittenPoem d = poet::write_poems(*demo->gpt, demo->tok, {demo->tok.id(U'月')}, reg, gen_demo)[0];
+        std::cout << poet::couplets(d.text, "  ") << "\n";
+        explain(poet::decode_utf8(d.text));
+    }
+}
+
+int main() { return lesson::run_experiment(run); }
