@@ -159,6 +159,10 @@ TEST_CASE("to_dot lists the ops and the shapes of the graph", "[autograd]") {
         CHECK_THAT(dot, Catch::Contains(want));
     }
     CHECK(dot.back() == '\n');
+    // nodes are numbered in the order they are written, not by address: the same graph, the same text
+    CHECK_THAT(dot, Catch::Contains("n0 [shape=box,label=\"()\"]"));
+    pg::Tensor w2 = pg::ones({2, 3}, true);
+    CHECK(pg::to_dot(pg::mean(pg::relu(pg::matmul(pg::ones({4, 2}), w2)))) == dot);
 }
 
 TEST_CASE("backward with an explicit output gradient", "[autograd]") {

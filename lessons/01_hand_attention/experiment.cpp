@@ -1,9 +1,11 @@
 // Lesson 01 experiment: seed 000's 2x2 self-attention, step by step with plain loops, then the
-// same four steps with pg ops. Prints every intermediate with its shape.
+// same four steps with pg ops. Prints every intermediate with its shape; draws the scaled scores and
+// the weights as heatmaps, queries by keys: weights.svg.
 #include <algorithm>
 #include <cmath>
 #include <iostream>
 #include "lesson.hpp"
+#include "svg.hpp"
 
 static void run() {
     const size_t T = 2, d_k = 2, d_v = 2;  // 2 positions, keys and values 2 wide
@@ -69,6 +71,31 @@ static void run() {
     pg::Tensor out_ops = pg::matmul(weights, V);  // (T, T) @ (T, d_v) -> (T, d_v)
     lesson::show("matmul(weights, V)", out_ops);
     lesson::confirm("pg ops output", out_ops, out_loops, 1e-6, "matches the loops");
+
+    lesson::section("the picture: weights.svg, row i = query i, column j = key j");
+    svg::Heatmap score_map;
+    score_map.title = "scaled scores q_i . k_j / sqrt(2)";
+    score_map.values = svg::rows_of(scaled);
+    score_map.row_labels = {"query 0", "query 1"};
+    score_map.col_labels = {"key 0", "key 1"};
+    score_map.row_axis = "query i", score_map.col_axis = "key j";
+    score_map.decimals = 4;
+    score_map.cell = 80;
+    svg::Heatmap weight_map = score_map;
+    weight_map.title = "weights = softmax of each row";
+    weight_map.values = svg::rows_of(weights);
+    svg::HeatmapCounts drawn;
+    const svg::Output file = svg::in_lesson_folder(__FILE__, "weights.svg");
+    svg::write_file(file.path, svg::heatmaps({score_map, weight_map}, "Seed 000's 2x2 attention: darker = larger (0 to 1)",
+                                             0, &drawn));
+    std::map<std::string, size_t> read = svg::check_file(file.path);
+    std::cout << "wrote " << file.shown << ": " << drawn.maps << " maps of 2 x 2, " << drawn.numbers
+              << " values written in their cells, read back well-formed with " << read["rect"] << " <rect> and "
+              << read["text"] << " <text>\n";
+    lesson::confirm("<rect> in weights.svg", static_cast<double>(read["rect"]), static_cast<double>(drawn.rects()), 0.0,
+                    "a background, a border per map, a cell each");
+    lesson::confirm("<text> in weights.svg", static_cast<double>(read["text"]), static_cast<double>(drawn.texts(true)),
+                    0.0, "titles, axis names, labels, values");
 }
 
 int main() { return lesson::run_experiment(run); }

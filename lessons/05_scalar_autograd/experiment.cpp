@@ -1,9 +1,10 @@
 // Lesson 05 experiment: the lesson's scalar engine (value.hpp) on a one-neuron expression: its
-// graph, topological order, every gradient, and the DOT picture; then a reused node, and the
-// same neuron in the library for comparison.
+// graph, topological order, every gradient, and the picture of the graph (graph.dot, drawn by
+// Graphviz into graph.svg); then a reused node, and the same neuron in the library for comparison.
 #include <iostream>
 #include <unordered_map>
 #include "lesson.hpp"
+#include "svg.hpp"
 #include "value.hpp"
 
 using scalar::Node;
@@ -52,8 +53,18 @@ static void run() {
               << ", do/db = " << lesson::num(b.grad()) << ", do/dn = 1 - o^2 = " << lesson::num(n.grad()) << "\n";
     lesson::confirm("do/dw", w.grad(), x.data() * (1 - o.data() * o.data()), 1e-12, "x (1 - o^2)");
 
-    lesson::section("the graph in DOT (render with: dot -Tsvg graph.dot > graph.svg)");
-    std::cout << to_dot(o);
+    lesson::section("the graph in DOT, drawn by Graphviz: dot -Tsvg graph.dot > graph.svg");
+    const std::string dot = to_dot(o);
+    std::cout << dot;
+    const svg::Output dot_file = svg::in_lesson_folder(__FILE__, "graph.dot"),
+                      svg_file = svg::in_lesson_folder(__FILE__, "graph.svg");
+    svg::render_dot(dot, dot_file.path, svg_file.path);
+    std::map<std::string, size_t> drawn = svg::check_file(svg_file.path);
+    std::cout << "wrote " << dot_file.shown << " and " << svg_file.shown << " (well-formed SVG: " << drawn["g"] - 1
+              << " nodes and edges, " << drawn["polygon"] - 1 << " boxes and arrowheads, " << drawn["ellipse"]
+              << " ellipses)\n";
+    lesson::confirm("ellipses in graph.svg (one per op: *, +, tanh)", static_cast<double>(drawn["ellipse"]), 3.0, 0.0,
+                    "the graph's 3 ops");
 
     lesson::section("a node used twice: y = a*a + a at a = 3, dy/da = 2a + 1");
     Value a(3.0, "a");

@@ -1,9 +1,11 @@
 // Lesson 06 experiment: the library's tensors flowing backward through Y = X @ W + b and
 // L = sum(Y * Y), every intermediate gradient kept and checked against the hand computation; a bias's
 // gradient summed back to its shape (broadcasting undone); and what the engine says when a backward forgets to.
+// The graph is drawn from the library's own DOT export (pg::to_dot) by Graphviz: graph.dot -> graph.svg.
 #include <iostream>
 #include <set>
 #include "lesson.hpp"
+#include "svg.hpp"
 
 // Prints the graph behind t: each op with the shapes of its inputs, each input's op below it.
 static void print_graph(const pg::Tensor& t, const std::string& indent, std::set<const pg::Node*>& shown) {
@@ -50,6 +52,17 @@ static void run() {
     lesson::section("the graph behind L: each op, and below it the tensors it read");
     std::set<const pg::Node*> shown;
     print_graph(L, "  ", shown);
+
+    lesson::section("the same graph, as the library exports it: pg::to_dot(L), drawn by Graphviz");
+    const std::string dot = pg::to_dot(L);
+    std::cout << dot;
+    const svg::Output dot_file = svg::in_lesson_folder(__FILE__, "graph.dot"),
+                      svg_file = svg::in_lesson_folder(__FILE__, "graph.svg");
+    svg::render_dot(dot, dot_file.path, svg_file.path);
+    std::map<std::string, size_t> drawn = svg::check_file(svg_file.path);
+    std::cout << "wrote " << dot_file.shown << " and " << svg_file.shown << " (dot -Tsvg; well-formed SVG: "
+              << drawn["ellipse"] << " ellipses, the ops sum, reshape, mul, add, matmul)\n";
+    lesson::confirm("ellipses in graph.svg", static_cast<double>(drawn["ellipse"]), 5.0, 0.0, "the graph's 5 ops");
 
     lesson::section("L.backward(): each op turns its output's gradient into its inputs'");
     for (pg::Tensor t : {Z, Y, S}) t.retain_grad();  // keep the gradients of the intermediates too

@@ -1,9 +1,10 @@
 // Lesson 08 experiment: fitting the line y = 2x + 1 with pg::nn::Linear, a mean squared error and
 // pg::optim::SGD: one step by hand from w = b = 0, the whole fit from a seeded start with the loss
-// as it falls, and a learning rate too large, where it climbs.
+// as it falls (drawn into loss.svg), and a learning rate too large, where it climbs.
 #include <cstdio>
 #include <iostream>
 #include "lesson.hpp"
+#include "svg.hpp"
 
 // mean((pred - target)^2): pred, target (N, 1) -> ()
 static pg::Tensor mse(const pg::Tensor& pred, const pg::Tensor& target) {
@@ -20,7 +21,9 @@ static void log_step(int step, const std::string& loss, const pg::nn::Linear& mo
 
 // Trains `model` for `steps` SGD steps with learning rate lr, logging every `every` steps up to step
 // 20, and the last step (whose loss, far below float32's precision, is shown only as a bound).
-static void fit(pg::nn::Linear& model, const pg::Tensor& x, const pg::Tensor& y, float lr, int steps, int every) {
+// The loss of every step goes into curve when one is given: (step, loss).
+static void fit(pg::nn::Linear& model, const pg::Tensor& x, const pg::Tensor& y, float lr, int steps, int every,
+                std::vector<std::pair<double, double>>* curve = nullptr) {
     pg::optim::SGD opt(model.parameters(), {lr});
     // loss = 0.5 (w - 2)^2 + (b - 1)^2 on this data, so dloss/dw = w - 2 and dloss/db = 2 (b - 1)
     std::cout << "  each step multiplies w - 2 by 1 - lr = " << lesson::num(1 - lr, 2) << " and b - 1 by 1 - 2 lr = "
@@ -28,6 +31,7 @@ static void fit(pg::nn::Linear& model, const pg::Tensor& x, const pg::Tensor& y,
     for (int step = 0; step <= steps; ++step) {
         opt.zero_grad();
         pg::Tensor loss = mse(model.forward(x), y);
+        if (curve) curve->emplace_back(step, loss.item());
         char digits[32];
         std::snprintf(digits, sizeof digits, "%.2e", loss.item());
         if (step % every == 0 && step <= 20) log_step(step, digits, model);
@@ -75,9 +79,27 @@ static void run() {
     lesson::section("the whole fit: Linear's seeded start, SGD with lr = 0.25");
     pg::Generator seeded(8);
     pg::nn::Linear line(1, 1, true, seeded);
-    fit(line, x, y, 0.25f, 40, 5);
+    std::vector<std::pair<double, double>> curve;
+    fit(line, x, y, 0.25f, 40, 5, &curve);
     lesson::confirm("w", line.weight.item(), 2.0, 1e-3, "the true slope");
     lesson::confirm("b", line.bias.item(), 1.0, 1e-3, "the true intercept");
+
+    lesson::section("the picture: loss.svg, the loss of every step of this fit");
+    svg::LinePlot plot;
+    plot.title = "Fitting y = 2x + 1 with SGD from the seeded start, lr = 0.25: the loss at every step";
+    plot.x_label = "step";
+    plot.y_label = "loss = mean((pred - y)^2)";
+    plot.series.push_back({"lr = 0.25", curve, "#08519c", true});
+    plot.y_from_zero = true;
+    svg::PlotCounts drawn;
+    const svg::Output file = svg::in_lesson_folder(__FILE__, "loss.svg");
+    svg::write_file(file.path, svg::line_plot(plot, &drawn));
+    std::map<std::string, size_t> read = svg::check_file(file.path);
+    std::cout << "wrote " << file.shown << ": " << curve.size() << " points (steps 0 to " << curve.size() - 1
+              << "), read back well-formed with " << read["polyline"] << " <polyline> and " << read["circle"]
+              << " <circle>\n";
+    lesson::confirm("<circle> in loss.svg", static_cast<double>(read["circle"]), static_cast<double>(curve.size()), 0.0,
+                    "a dot per step");
 
     lesson::section("lr = 1.1, too large: b overshoots further every step and the loss climbs");
     pg::Generator again(8);

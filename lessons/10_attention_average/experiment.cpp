@@ -1,9 +1,11 @@
 // Lesson 10 experiment: attention as a weighted average of the values at earlier positions. Equal
 // scores give the running mean; softmax scores a weighted one; what the weights say and do not say.
+// Draws both weight matrices as heatmaps, 春眠不觉晓 on both axes: weights.svg.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include "lesson.hpp"
+#include "svg.hpp"
 
 static const char* chars[5] = {"春", "眠", "不", "觉", "晓"};
 
@@ -120,6 +122,36 @@ static void run() {
     lesson::show("W @ V, one output row per position", Y);
     lesson::confirm("row 0", pg::slice(Y, 0, 0, 1), pg::slice(V, 0, 0, 1), 0.0, "v_0 itself: 春 sees only itself");
     lesson::confirm("row 4", pg::slice(Y, 0, 4, 5), pg::reshape(out, {1, C}), 1e-6, "晓's output above");
+
+    lesson::section("the picture: weights.svg, both weight matrices, query t by key j");
+    std::vector<std::string> labels(chars, chars + T);
+    std::vector<std::vector<bool>> later(T, std::vector<bool>(T));   // j > t: a later position, weight 0
+    for (size_t t = 0; t < T; ++t)
+        for (size_t j = t + 1; j < T; ++j) later[t][j] = true;
+    svg::Heatmap equal_map;
+    equal_map.title = "equal scores: the running mean";
+    equal_map.values = svg::rows_of(W_equal);
+    equal_map.row_labels = equal_map.col_labels = labels;
+    equal_map.row_axis = "query t", equal_map.col_axis = "key j";
+    equal_map.decimals = 4;
+    equal_map.masked = later;
+    equal_map.cell = 56;
+    svg::Heatmap softmax_map = equal_map;
+    softmax_map.title = "softmax of each row of S over j = 0..t";
+    softmax_map.values = svg::rows_of(W);
+    svg::HeatmapCounts drawn;
+    const svg::Output file = svg::in_lesson_folder(__FILE__, "weights.svg");
+    svg::write_file(file.path, svg::heatmaps({equal_map, softmax_map},
+                                             "Attention weights of 春眠不觉晓: row t averages the values of keys 0..t "
+                                             "(grey: a later key, weight 0)", 0, &drawn));
+    std::map<std::string, size_t> read = svg::check_file(file.path);
+    std::cout << "wrote " << file.shown << ": " << drawn.maps << " maps of " << T << " x " << T << ", " << drawn.numbers
+              << " weights written in their cells, read back well-formed with " << read["rect"] << " <rect> and "
+              << read["text"] << " <text>\n";
+    lesson::confirm("<rect> in weights.svg", static_cast<double>(read["rect"]), static_cast<double>(drawn.rects()), 0.0,
+                    "a background, a border per map, a cell each");
+    lesson::confirm("<text> in weights.svg", static_cast<double>(read["text"]), static_cast<double>(drawn.texts(true)),
+                    0.0, "titles, axis names, labels, the weights on and below the diagonal");
 }
 
 int main() { return lesson::run_experiment(run); }

@@ -1,10 +1,12 @@
 // Lesson 12 experiment: lesson 11's scores with the future hidden, in the order compare, scale, mask,
 // softmax, aggregate; what goes wrong with the mask after softmax or with 0 for -inf; the targets
-// shifted by one; and the library's attention layer never reading a later position.
+// shifted by one; and the library's attention layer never reading a later position. Draws mask.svg:
+// the mask (allowed / -inf) beside the weights it leaves, and the library layer's weights on 春眠不觉.
 #include <cmath>
 #include <iostream>
 #include <limits>
 #include "lesson.hpp"
+#include "svg.hpp"
 
 static const float minus_inf = -std::numeric_limits<float>::infinity();
 
@@ -136,6 +138,54 @@ static void run() {
                   << lesson::num(unmasked.to_vector()[t * 5 + t + 1]) << "\n";
     lesson::confirm("weights above the diagonal", pg::masked_fill(att, future_mask(5), 0.f), att, 0.0,
                     "all 0 in the library's attention");
+
+    lesson::section("the picture: mask.svg");
+    auto hidden = [](size_t n) {   // true above the diagonal: the cells the mask hides
+        std::vector<std::vector<bool>> h(n, std::vector<bool>(n));
+        for (size_t i = 0; i < n; ++i)
+            for (size_t j = i + 1; j < n; ++j) h[i][j] = true;
+        return h;
+    };
+    const std::vector<std::string> positions = {"0", "1", "2"};
+    svg::Heatmap mask_map;
+    mask_map.title = "1. the mask: key j > query i gets -inf";
+    mask_map.values = svg::rows_of(pg::zeros({T, T}));
+    mask_map.row_labels = mask_map.col_labels = positions;
+    mask_map.row_axis = "query i", mask_map.col_axis = "key j";
+    mask_map.masked = hidden(T);
+    mask_map.cell = 62;
+    for (size_t i = 0; i < T; ++i) {
+        mask_map.cell_text.emplace_back();
+        for (size_t j = 0; j < T; ++j) mask_map.cell_text[i].push_back(j > i ? "\u2212\u221e" : "allowed");
+    }
+    svg::Heatmap weight_map = mask_map;
+    weight_map.title = "2. softmax(masked scores): the weights";
+    weight_map.values = svg::rows_of(W);
+    weight_map.cell_text.clear();
+    weight_map.decimals = 4;
+    for (size_t i = 0; i < T; ++i) {
+        weight_map.cell_text.emplace_back();
+        for (size_t j = 0; j < T; ++j) weight_map.cell_text[i].push_back(lesson::num(W.to_vector()[i * T + j], 4));
+    }
+    svg::Heatmap library_map;
+    library_map.title = "3. CausalSelfAttention on <bos>\u6625\u7720\u4e0d\u89c9";
+    library_map.values = svg::rows_of(att);
+    library_map.row_labels = library_map.col_labels = {"<bos>", "\u6625", "\u7720", "\u4e0d", "\u89c9"};
+    library_map.row_axis = "query t", library_map.col_axis = "key";
+    library_map.masked = hidden(5);
+    svg::HeatmapCounts drawn;
+    const svg::Output out = svg::in_lesson_folder(__FILE__, "mask.svg");
+    svg::write_file(out.path, svg::heatmaps({mask_map, weight_map, library_map},
+                                            "The causal mask: grey cells are hidden (-inf before softmax, weight 0 after)",
+                                            0, &drawn));
+    std::map<std::string, size_t> read = svg::check_file(out.path);
+    std::cout << "wrote " << out.shown << ": " << drawn.maps << " maps, " << drawn.cells << " cells (" << drawn.masked
+              << " hidden, grey), read back well-formed with " << read["rect"] << " <rect> and " << read["text"]
+              << " <text>\n";
+    lesson::confirm("<rect> in mask.svg", static_cast<double>(read["rect"]), static_cast<double>(drawn.rects()), 0.0,
+                    "a background, a border per map, a cell each");
+    lesson::confirm("<text> in mask.svg", static_cast<double>(read["text"]), static_cast<double>(drawn.texts(true)), 0.0,
+                    "titles, axis names, labels, cell values");
 
     lesson::section("the library's attention: changing the last input moves only the last output");
     pg::Tensor x2 = x.detach();

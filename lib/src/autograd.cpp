@@ -131,7 +131,9 @@ std::string to_dot(const Tensor& root) {
     dot << "digraph pg {\n  rankdir=BT;\n  node [fontname=\"monospace\"];\n";
     std::unordered_set<const TensorImpl*> seen;
     std::vector<const TensorImpl*> stack{root.impl().get()};
-    auto id = [](const void* p) { return "n" + std::to_string(reinterpret_cast<uintptr_t>(p)); };
+    // nodes numbered in the order they are first written, so the same graph gives the same text
+    std::unordered_map<const void*, size_t> number;
+    auto id = [&number](const void* p) { return "n" + std::to_string(number.emplace(p, number.size()).first->second); };
     while (!stack.empty()) {
         const TensorImpl* t = stack.back();
         stack.pop_back();
