@@ -23,34 +23,42 @@ enum class Wrong {
     numpy_vectors                                                 // rank 1
 };
 
-static const char* hint_of(Wrong w) {
+static std::string hint_of(Wrong w) {
     switch (w) {
         case Wrong::a_batch_only:
-            return "your batch axes are a's alone: b's batch axes count too, and a 1 stretches to the other size";
+            return lesson::tr("your batch axes are a's alone: b's batch axes count too, and a 1 stretches to the other size",
+                   "你的批次轴只取了 a 的：b 的批次轴也算数，而且 1 会拉伸成另一个大小");
         case Wrong::left_aligned:
-            return "you lined the batch axes up at the left: align them at the right, as in numpy, so (1,4) "
-                   "meets (4) as (1,4) against (1,4), and a missing axis counts as 1";
+            return lesson::tr("you lined the batch axes up at the left: align them at the right, as in numpy, so (1,4) "
+                   "meets (4) as (1,4) against (1,4), and a missing axis counts as 1",
+                   "你把批次轴靠左对齐了：要像 numpy 那样靠右对齐，所以 (1,4) 遇上 (4) 时是 (1,4) 对 (1,4)，缺失的轴算作 1");
         case Wrong::same_rank_only:
-            return "you asked for the same number of batch axes: a missing axis counts as 1, so (5) against () "
-                   "gives (5)";
+            return lesson::tr("you asked for the same number of batch axes: a missing axis counts as 1, so (5) against () "
+                   "gives (5)",
+                   "你要求批次轴的个数相同：缺失的轴算作 1，所以 (5) 对 () 得到 (5)");
         case Wrong::any_batch_sizes:
-            return "batch sizes that differ and are both not 1 do not broadcast: throw pg::ShapeError, do not "
-                   "take the larger";
+            return lesson::tr("batch sizes that differ and are both not 1 do not broadcast: throw pg::ShapeError, do not "
+                   "take the larger",
+                   "批次大小不同、又都不是 1 时不能广播：要抛出 pg::ShapeError，而不是取较大的那个");
         case Wrong::k_unchecked:
-            return "you never compared K: a's last dim must equal b's second-to-last; otherwise throw pg::ShapeError";
+            return lesson::tr("you never compared K: a's last dim must equal b's second-to-last; otherwise throw pg::ShapeError",
+                   "你从没比较 K：a 的最后一维必须等于 b 的倒数第二维；否则抛出 pg::ShapeError");
         case Wrong::k_last_last:
-            return "you compared a's last axis with b's last axis: K is a's last and b's SECOND-to-last, "
-                   "(N,K) @ (K,M)";
+            return lesson::tr("you compared a's last axis with b's last axis: K is a's last and b's SECOND-to-last, "
+                   "(N,K) @ (K,M)",
+                   "你拿 a 的最后一个轴和 b 的最后一个轴比较：K 是 a 的最后一维、b 的「倒数第二」维，(N,K) @ (K,M)");
         case Wrong::k_first_first:
-            return "you compared a's second-to-last axis with b's: K is a's LAST axis and b's second-to-last, "
-                   "(N,K) @ (K,M)";
+            return lesson::tr("you compared a's second-to-last axis with b's: K is a's LAST axis and b's second-to-last, "
+                   "(N,K) @ (K,M)",
+                   "你拿 a 的倒数第二个轴和 b 的倒数第二个轴比较：K 是 a 的「最后」一维、b 的倒数第二维，(N,K) @ (K,M)");
         case Wrong::m_is_k:
-            return "your last axis is K: the columns of the result are b's last axis, M";
+            return lesson::tr("your last axis is K: the columns of the result are b's last axis, M", "你的最后一个轴是 K：结果的列是 b 的最后一个轴 M");
         case Wrong::n_is_k:
-            return "your second-to-last axis is K: the rows of the result are a's second-to-last axis, N";
+            return lesson::tr("your second-to-last axis is K: the rows of the result are a's second-to-last axis, N", "你的倒数第二个轴是 K：结果的行是 a 的倒数第二个轴 N");
         case Wrong::numpy_vectors:
-            return "pg::matmul does not promote a vector the way numpy does: both operands need at least 2 axes; "
-                   "otherwise throw pg::ShapeError";
+            return lesson::tr("pg::matmul does not promote a vector the way numpy does: both operands need at least 2 axes; "
+                   "otherwise throw pg::ShapeError",
+                   "pg::matmul 不会像 numpy 那样把向量提升成矩阵：两个操作数都至少要有 2 个轴；否则抛出 pg::ShapeError");
     }
     return "";
 }
@@ -99,7 +107,7 @@ static std::optional<pg::Shape> shape_wrong(pg::Shape a, pg::Shape b, Wrong w) {
 }
 
 static std::string str(const std::optional<pg::Shape>& s) {
-    return s ? "shape " + lesson::str(*s) : std::string("a pg::ShapeError thrown");
+    return s ? lesson::tr("shape ", "形状 ") + lesson::str(*s) : lesson::tr("a pg::ShapeError thrown", "抛出 pg::ShapeError");
 }
 
 // Every shape pair the checks ask about: a wrong rule that agrees with your function on all of
@@ -155,7 +163,7 @@ static std::string diagnose(const pg::Shape& a, const pg::Shape& b, const std::o
     }
     std::string hint;
     for (Wrong w : everywhere.empty() ? here : everywhere)
-        hint += (hint.empty() ? "" : "; or: ") + std::string(hint_of(w));
+        hint += (hint.empty() ? std::string() : lesson::tr("; or: ", "；或者：")) + hint_of(w);
     return hint;
 }
 
@@ -186,24 +194,29 @@ static void check_shape(const pg::Shape& a, const pg::Shape& b, const std::strin
     } catch (const lesson::NotImplemented&) {
         throw;
     } catch (const std::exception& e) {
-        throw lesson::CheckFailed(call, str(want), std::string("another error: ") + e.what(),
-                                  "throw pg::ShapeError (it is declared in <pg/shape.hpp>), not another exception: "
-                                  "the callers of matmul catch pg::ShapeError");
+        throw lesson::CheckFailed(call, str(want), lesson::tr("another error: ", "另一种错误：") + e.what(),
+                                  lesson::tr("throw pg::ShapeError (it is declared in <pg/shape.hpp>), not another exception: "
+                                  "the callers of matmul catch pg::ShapeError",
+                                  "抛出 pg::ShapeError（它声明在 <pg/shape.hpp> 里），不要抛别的异常：调用 matmul 的代码捕获的是 pg::ShapeError"));
     }
     if (!got) {  // it threw a ShapeError: was it the library's?
         if (message == library_message(a, b))
-            throw lesson::CheckFailed(call, "your own pg::ShapeError", "pg::matmul's: \"" + message + "\"",
-                                      "you called pg::matmul: compute the shape from the two shapes alone, "
-                                      "without making tensors");
+            throw lesson::CheckFailed(call, lesson::tr("your own pg::ShapeError", "你自己的 pg::ShapeError"),
+                                      lesson::tr("pg::matmul's: \"", "来自 pg::matmul：\"") + message + "\"",
+                                      lesson::tr("you called pg::matmul: compute the shape from the two shapes alone, "
+                                      "without making tensors",
+                                      "你调用了 pg::matmul：只用两个形状算出结果的形状，不要构造张量"));
         if (message.find(" do not broadcast: size ") != std::string::npos && message.find(" at dim ") != std::string::npos)
-            throw lesson::CheckFailed(call, "your own pg::ShapeError", "pg::broadcast_shapes's: \"" + message + "\"",
-                                      "you called pg::broadcast_shapes: write the broadcasting rule for the batch "
-                                      "axes yourself (align at the right, a 1 stretches)");
+            throw lesson::CheckFailed(call, lesson::tr("your own pg::ShapeError", "你自己的 pg::ShapeError"),
+                                      lesson::tr("pg::broadcast_shapes's: \"", "来自 pg::broadcast_shapes：\"") + message + "\"",
+                                      lesson::tr("you called pg::broadcast_shapes: write the broadcasting rule for the batch "
+                                      "axes yourself (align at the right, a 1 stretches)",
+                                      "你调用了 pg::broadcast_shapes：自己写出批次轴的广播规则（靠右对齐，1 会拉伸）"));
     }
     if (got == want) return;
     std::string hint = diagnose(a, b, want, got);
     if (hint.empty()) hint = fallback;
-    throw lesson::CheckFailed(call, str(want), got ? str(got) : "a pg::ShapeError: \"" + message + "\"", hint);
+    throw lesson::CheckFailed(call, str(want), got ? str(got) : lesson::tr("a pg::ShapeError: \"", "一个 pg::ShapeError：\"") + message + "\"", hint);
 }
 
 }  // namespace check03
@@ -211,40 +224,57 @@ static void check_shape(const pg::Shape& a, const pg::Shape& b, const std::strin
 int main() {
     using check03::check_shape;
     lesson::Checks checks("03", "tensors_shapes");
-    checks.run("two matrices: (2,3) @ (3,4)", [] {
-        check_shape({2, 3}, {3, 4}, "the rows of a and the columns of b: (N,K) @ (K,M) -> (N,M)");
+    checks.run(lesson::tr("two matrices: (2,3) @ (3,4)", "两个矩阵：(2,3) @ (3,4)"), [] {
+        check_shape({2, 3}, {3, 4}, lesson::tr("the rows of a and the columns of b: (N,K) @ (K,M) -> (N,M)",
+                                    "a 的行和 b 的列：(N,K) @ (K,M) -> (N,M)"));
     });
-    checks.run("inner dimensions differ: (3,2) @ (3,2)", [] {
-        check_shape({3, 2}, {3, 2}, "a's last dim (K) must equal b's second-to-last; otherwise throw pg::ShapeError");
+    checks.run(lesson::tr("inner dimensions differ: (3,2) @ (3,2)", "内侧的维度不同：(3,2) @ (3,2)"), [] {
+        check_shape({3, 2}, {3, 2}, lesson::tr("a's last dim (K) must equal b's second-to-last; otherwise throw pg::ShapeError",
+                                    "a 的最后一维（K）必须等于 b 的倒数第二维；否则抛出 pg::ShapeError"));
     });
-    checks.run("not square: (2,5) @ (5,3), and (5,2) @ (5,3) throws", [] {
-        check_shape({2, 5}, {5, 3}, "(N,K) @ (K,M) -> (N,M): here N = 2, K = 5, M = 3");
-        check_shape({5, 2}, {5, 3}, "a's last dim (2) against b's second-to-last (5): they differ, so throw");
+    checks.run(lesson::tr("not square: (2,5) @ (5,3), and (5,2) @ (5,3) throws",
+               "不是方阵：(2,5) @ (5,3)，以及 (5,2) @ (5,3) 会抛出错误"), [] {
+        check_shape({2, 5}, {5, 3}, lesson::tr("(N,K) @ (K,M) -> (N,M): here N = 2, K = 5, M = 3",
+                                    "(N,K) @ (K,M) -> (N,M)：这里 N = 2，K = 5，M = 3"));
+        check_shape({5, 2}, {5, 3}, lesson::tr("a's last dim (2) against b's second-to-last (5): they differ, so throw",
+                                    "a 的最后一维（2）对 b 的倒数第二维（5）：二者不同，所以抛出错误"));
     });
-    checks.run("a batch against one matrix: (5,2,3) @ (3,4)", [] {
-        check_shape({5, 2, 3}, {3, 4}, "the batch axes are all but the last two; a missing axis counts as 1");
+    checks.run(lesson::tr("a batch against one matrix: (5,2,3) @ (3,4)", "一批矩阵对一个矩阵：(5,2,3) @ (3,4)"), [] {
+        check_shape({5, 2, 3}, {3, 4}, lesson::tr("the batch axes are all but the last two; a missing axis counts as 1", "批次轴是除最后两个以外的所有轴；缺失的轴算作 1"));
     });
-    checks.run("attention scores: (B,NH,T,HS) @ (B,NH,HS,T) = (2,4,8,16) @ (2,4,16,8)", [] {
-        check_shape({2, 4, 8, 16}, {2, 4, 16, 8}, "batch axes (2,4) and (2,4) agree; the matrices give (8,8)");
+    checks.run(lesson::tr("attention scores: (B,NH,T,HS) @ (B,NH,HS,T) = (2,4,8,16) @ (2,4,16,8)",
+               "注意力分数：(B,NH,T,HS) @ (B,NH,HS,T) = (2,4,8,16) @ (2,4,16,8)"), [] {
+        check_shape({2, 4, 8, 16}, {2, 4, 16, 8}, lesson::tr("batch axes (2,4) and (2,4) agree; the matrices give (8,8)",
+                                                  "批次轴 (2,4) 和 (2,4) 一致；矩阵部分得到 (8,8)"));
     });
-    checks.run("broadcast batch axes: (2,1,4,3) @ (3,3,2)", [] {
+    checks.run(lesson::tr("broadcast batch axes: (2,1,4,3) @ (3,3,2)", "广播批次轴：(2,1,4,3) @ (3,3,2)"), [] {
         check_shape({2, 1, 4, 3}, {3, 3, 2},
-                    "align the batch axes (2,1) and (3) at the right: a 1 stretches to the other size -> (2,3)");
+                    lesson::tr("align the batch axes (2,1) and (3) at the right: a 1 stretches to the other size -> (2,3)",
+                    "把批次轴 (2,1) 和 (3) 靠右对齐：1 拉伸成另一个大小 -> (2,3)"));
     });
-    checks.run("aligned at the right: (1,4,2,3) @ (4,3,2) and (4,1,2,3) @ (1,5,3,2)", [] {
-        check_shape({1, 4, 2, 3}, {4, 3, 2}, "batch axes (1,4) against (4): the 4s meet, the 1 stays -> (1,4)");
-        check_shape({4, 1, 2, 3}, {1, 5, 3, 2}, "batch axes (4,1) against (1,5): each 1 stretches -> (4,5)");
+    checks.run(lesson::tr("aligned at the right: (1,4,2,3) @ (4,3,2) and (4,1,2,3) @ (1,5,3,2)",
+               "靠右对齐：(1,4,2,3) @ (4,3,2) 和 (4,1,2,3) @ (1,5,3,2)"), [] {
+        check_shape({1, 4, 2, 3}, {4, 3, 2}, lesson::tr("batch axes (1,4) against (4): the 4s meet, the 1 stays -> (1,4)",
+                                             "批次轴 (1,4) 对 (4)：两个 4 对上，1 保持不变 -> (1,4)"));
+        check_shape({4, 1, 2, 3}, {1, 5, 3, 2}, lesson::tr("batch axes (4,1) against (1,5): each 1 stretches -> (4,5)",
+                                                "批次轴 (4,1) 对 (1,5)：每个 1 都拉伸 -> (4,5)"));
     });
-    checks.run("batch axes that do not broadcast: (2,2,3) @ (3,3,4)", [] {
-        check_shape({2, 2, 3}, {3, 3, 4}, "batch sizes 2 and 3: neither is 1, so throw pg::ShapeError");
+    checks.run(lesson::tr("batch axes that do not broadcast: (2,2,3) @ (3,3,4)", "不能广播的批次轴：(2,2,3) @ (3,3,4)"), [] {
+        check_shape({2, 2, 3}, {3, 3, 4}, lesson::tr("batch sizes 2 and 3: neither is 1, so throw pg::ShapeError",
+                                          "批次大小 2 和 3：都不是 1，所以抛出 pg::ShapeError"));
     });
-    checks.run("edges: an empty axis, (0,3) @ (3,5), and a rank-5 batch against a matrix", [] {
-        check_shape({0, 3}, {3, 5}, "N = 0 rows is a shape like any other: (0,5)");
-        check_shape({2, 1, 3, 1, 4, 6}, {6, 2}, "the batch axes (2,1,3,1) stay as they are -> (2,1,3,1,4,2)");
+    checks.run(lesson::tr("edges: an empty axis, (0,3) @ (3,5), and a rank-5 batch against a matrix",
+               "边界情况：空的轴 (0,3) @ (3,5)，以及 5 维的批次对一个矩阵"), [] {
+        check_shape({0, 3}, {3, 5}, lesson::tr("N = 0 rows is a shape like any other: (0,5)", "N = 0 行也是和其他一样的形状：(0,5)"));
+        check_shape({2, 1, 3, 1, 4, 6}, {6, 2}, lesson::tr("the batch axes (2,1,3,1) stay as they are -> (2,1,3,1,4,2)",
+                                                "批次轴 (2,1,3,1) 保持原样 -> (2,1,3,1,4,2)"));
     });
-    checks.run("a vector is not a matrix: (3) @ (3,4) and (2,3) @ (3)", [] {
-        check_shape({3}, {3, 4}, "both operands need at least 2 axes; otherwise throw pg::ShapeError");
-        check_shape({2, 3}, {3}, "both operands need at least 2 axes; otherwise throw pg::ShapeError");
+    checks.run(lesson::tr("a vector is not a matrix: (3) @ (3,4) and (2,3) @ (3)",
+               "向量不是矩阵：(3) @ (3,4) 和 (2,3) @ (3)"), [] {
+        check_shape({3}, {3, 4}, lesson::tr("both operands need at least 2 axes; otherwise throw pg::ShapeError",
+                                 "两个操作数都至少要有 2 个轴；否则抛出 pg::ShapeError"));
+        check_shape({2, 3}, {3}, lesson::tr("both operands need at least 2 axes; otherwise throw pg::ShapeError",
+                                 "两个操作数都至少要有 2 个轴；否则抛出 pg::ShapeError"));
     });
     return checks.finish();
 }

@@ -77,8 +77,9 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
                             const std::string& fallback) {
     size_t T = scores.size(0), C = v.size(1);
     if (mine.shape() != pg::Shape{T, C})
-        return "the result is (T, C) = " + lesson::str(pg::Shape{T, C}) +
-               ": T = scores.size(0) rows, C = v.size(1) columns; return pg::tensor(values, {T, C})";
+        return lesson::tr("the result is (T, C) = ", "结果是 (T, C) = ") + lesson::str(pg::Shape{T, C}) +
+               lesson::tr(": T = scores.size(0) rows, C = v.size(1) columns; return pg::tensor(values, {T, C})",
+               "：T = scores.size(0) 行，C = v.size(1) 列；return pg::tensor(values, {T, C})");
     if (!finite(mine)) {
         // which maxima would have been needed: a past score above 80, a later one far above the past, rows apart
         float past_hi = -1e30f, past_lo = 1e30f, later_hi = -1e30f, row_max_hi = -1e30f, row_max_lo = 1e30f;
@@ -97,36 +98,44 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
             alone_ok = near(one, pg::ones({1, 1}));
         } catch (const std::exception&) {
         }
-        if (past_hi > 80.f) return "exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp";
+        if (past_hi > 80.f) return lesson::tr("exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp",
+                                   "exp(1000) 在 float 里会溢出；在取 exp 之前减去 scores[t][0..t] 中最大的那个");
         if (later_hi - past_hi > 80.f)
-            return "inf or nan when a later position has a huge score: the max you subtract must be taken over "
+            return lesson::tr("inf or nan when a later position has a huge score: the max you subtract must be taken over "
                    "scores[t][0..t] only; with a later score of 1000 in it, every exp(s - max) underflows to 0 and "
-                   "you divide 0 by 0";
+                   "you divide 0 by 0",
+                   "后面的位置有很大的分数时出现了 inf 或 nan：你减去的最大值只能在 scores[t][0..t] 上取；把后面一个 1000 的分数算进去，每个 exp(s - max) 都会下溢为 0，你就是在用 0 除以 0");
         if (past_lo < -80.f && !alone_ok)
-            return "a single score of -1000 gives inf or nan: exp(-1000) is 0 in float; subtract the row's max "
-                   "before exp, so its largest term is exp(0) = 1";
+            return lesson::tr("a single score of -1000 gives inf or nan: exp(-1000) is 0 in float; subtract the row's max "
+                   "before exp, so its largest term is exp(0) = 1",
+                   "单单一个 -1000 的分数就得到 inf 或 nan：exp(-1000) 在 float 里是 0；在取 exp 之前减去这一行的最大值，这样最大的那一项是 exp(0) = 1");
         if (row_max_hi - row_max_lo > 80.f)
-            return "inf or nan where one row's scores sit far below another's: subtract each row's own max, not "
-                   "one max over the whole matrix";
+            return lesson::tr("inf or nan where one row's scores sit far below another's: subtract each row's own max, not "
+                   "one max over the whole matrix",
+                   "在一行的分数远低于另一行的地方出现了 inf 或 nan：要减去每一行自己的最大值，而不是整个矩阵的同一个最大值");
         return fallback;
     }
     if (near(mine, wrong(scores, v, {true, false, false, false})))
-        return "your rows average in later positions too: only scores[t][0..t] enter row t's softmax (stop the "
-               "loop over j at t, inclusive); with equal scores row t is the mean of v_0 .. v_t";
+        return lesson::tr("your rows average in later positions too: only scores[t][0..t] enter row t's softmax (stop the "
+               "loop over j at t, inclusive); with equal scores row t is the mean of v_0 .. v_t",
+               "你的行把后面的位置也平均进去了：只有 scores[t][0..t] 进入第 t 行的 softmax（对 j 的循环在 t 处停下，包括 t）；分数都相等时，第 t 行是 v_0 .. v_t 的平均");
     if (near(mine, wrong(scores, v, {false, true, false, false})))
-        return "your weights in row t sum to less than 1: the denominator adds exp(s - max) over j = 0..t only, the "
-               "same positions as the numerator, not over the whole row";
+        return lesson::tr("your weights in row t sum to less than 1: the denominator adds exp(s - max) over j = 0..t only, the "
+               "same positions as the numerator, not over the whole row",
+               "你第 t 行的权重加起来小于 1：分母只在 j = 0..t 上累加 exp(s - max)，和分子是同样的位置，而不是整行");
     if (near(mine, wrong(scores, v, {false, false, true, false})))
-        return "position t attends to itself too: j runs over 0..t inclusive (j <= t); row 0 is v_0 itself";
+        return lesson::tr("position t attends to itself too: j runs over 0..t inclusive (j <= t); row 0 is v_0 itself",
+               "位置 t 也要关注它自己：j 取遍 0..t，包括 t（j <= t）；第 0 行就是 v_0 本身");
     if (T != C && near(mine, wrong(scores, v, {false, false, false, true})))
-        return "v[j][c] is v.ptr()[j * C + c] with C = v.size(1), not c * T + j: v is (T, C), one row per position";
+        return lesson::tr("v[j][c] is v.ptr()[j * C + c] with C = v.size(1), not c * T + j: v is (T, C), one row per position",
+               "v[j][c] 是 v.ptr()[j * C + c]，其中 C = v.size(1)，不是 c * T + j：v 是 (T, C)，每个位置一行");
     return fallback;
 }
 
 static void expect_output(const pg::Tensor& scores, const pg::Tensor& v, const pg::Tensor& mine,
                           const pg::Tensor& expected, double tol, const std::string& hint) {
     if (near(mine, expected, tol)) return;
-    lesson::expect_near("output", mine, expected, tol, diagnose(scores, v, mine, hint));
+    lesson::expect_near(lesson::tr("output", "输出"), mine, expected, tol, diagnose(scores, v, mine, hint));
 }
 
 }  // namespace check10
@@ -134,14 +143,15 @@ static void expect_output(const pg::Tensor& scores, const pg::Tensor& v, const p
 int main() {
     using check10::expect_output;
     lesson::Checks checks("10", "attention_average");
-    checks.run("equal scores give the running mean", [] {
+    checks.run(lesson::tr("equal scores give the running mean", "分数相等时得到滑动平均（running mean）"), [] {
         pg::Tensor S = pg::zeros({5, 5});
         expect_output(S, lesson_values(), exercise::attend_past(S, lesson_values()),
                       pg::tensor({{2.f, 0.f}, {1.f, 1.f}, {1.f, 1.f}, {4.75f, 0.75f}, {3.8f, 0.8f}}), 1e-5,
-                      "with equal scores every one of positions 0..t gets weight 1/(t+1); a row that "
-                      "divides by T instead averages in positions that come later");
+                      lesson::tr("with equal scores every one of positions 0..t gets weight 1/(t+1); a row that "
+                      "divides by T instead averages in positions that come later",
+                      "分数相等时，位置 0..t 中的每一个都得到权重 1/(t+1)；除以 T 的行会把后面的位置也平均进去"));
     });
-    checks.run("the experiment's scores for 晓", [] {
+    checks.run(lesson::tr("the experiment's scores for 晓", "实验里「晓」的分数"), [] {
         pg::Tensor S = pg::tensor({{0.0f, 9.f, 9.f, 9.f, 9.f},
                                    {1.0f, 0.0f, 9.f, 9.f, 9.f},
                                    {0.5f, -0.5f, 1.0f, 9.f, 9.f},
@@ -149,10 +159,11 @@ int main() {
                                    {2.0f, 0.5f, 1.0f, -1.0f, 1.5f}});
         expect_output(S, lesson_values(), exercise::attend_past(S, lesson_values()),
                       attend_past_with_ops(S, lesson_values()), 1e-5,
-                      "row t: exp(scores[t][j] - max) for j = 0..t, divided by their sum, then "
-                      "sum_j w_j v_j; the 9s above the diagonal must not be read");
+                      lesson::tr("row t: exp(scores[t][j] - max) for j = 0..t, divided by their sum, then "
+                      "sum_j w_j v_j; the 9s above the diagonal must not be read",
+                      "第 t 行：对 j = 0..t 取 exp(scores[t][j] - max)，除以它们的和，再求 sum_j w_j v_j；对角线上方的 9 不能读"));
     });
-    checks.run("scores for later positions change nothing", [] {
+    checks.run(lesson::tr("scores for later positions change nothing", "后面位置的分数不改变任何东西"), [] {
         pg::Generator gen(10);
         pg::Tensor S = pg::randn({6, 6}, gen), v = pg::randn({6, 3}, gen);
         std::vector<float> big = S.to_vector();
@@ -160,38 +171,44 @@ int main() {
             for (size_t j = t + 1; j < 6; ++j) big[t * 6 + j] = 50.f;  // huge scores on later positions
         pg::Tensor B = pg::tensor(big, {6, 6});
         expect_output(B, v, exercise::attend_past(B, v), exercise::attend_past(S, v), 1e-5,
-                      "only scores[t][0..t] enter row t's softmax: stop the loop over j at t");
+                      lesson::tr("only scores[t][0..t] enter row t's softmax: stop the loop over j at t",
+                      "只有 scores[t][0..t] 进入第 t 行的 softmax：对 j 的循环在 t 处停下"));
     });
-    checks.run("later scores of 1000 change nothing either", [] {
+    checks.run(lesson::tr("later scores of 1000 change nothing either", "后面 1000 的分数也不改变任何东西"), [] {
         pg::Tensor S = pg::tensor({{0.f, 1000.f, 1000.f}, {1.f, 0.f, 1000.f}, {0.f, 0.f, 0.f}});
         pg::Tensor v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {3.f, 3.f}});
         expect_output(S, v, exercise::attend_past(S, v), attend_past_with_ops(S, v), 1e-5,
-                      "the max, the sum and the average all run over j = 0..t only");
+                      lesson::tr("the max, the sum and the average all run over j = 0..t only", "最大值、和以及平均都只在 j = 0..t 上计算"));
     });
-    checks.run("random (7,7) scores and (7,4) values, against pg ops", [] {
+    checks.run(lesson::tr("random (7,7) scores and (7,4) values, against pg ops",
+               "随机的 (7,7) 分数和 (7,4) 值，与 pg 算子对比"), [] {
         pg::Generator gen(11);
         pg::Tensor S = pg::randn({7, 7}, gen) * 2.f, v = pg::randn({7, 4}, gen);
         expect_output(S, v, exercise::attend_past(S, v), attend_past_with_ops(S, v), 1e-5,
-                      "T = scores.size(0) and C = v.size(1): the result is (T, C), not (T, T)");
+                      lesson::tr("T = scores.size(0) and C = v.size(1): the result is (T, C), not (T, T)",
+                      "T = scores.size(0)，C = v.size(1)：结果是 (T, C)，不是 (T, T)"));
     });
-    checks.run("large scores stay finite", [] {
+    checks.run(lesson::tr("large scores stay finite", "很大的分数保持有限"), [] {
         pg::Tensor S = pg::tensor({{1000.f, 0.f}, {1000.f, 999.f}}), v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}});
         expect_output(S, v, exercise::attend_past(S, v), pg::tensor({{1.f, 0.f}, {0.7311f, 0.2689f}}), 1e-4,
-                      "exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp");
+                      lesson::tr("exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp",
+                      "exp(1000) 在 float 里会溢出；在取 exp 之前减去 scores[t][0..t] 中最大的那个"));
     });
-    checks.run("rows at different levels: scores near 0 and near -1000", [] {
+    checks.run(lesson::tr("rows at different levels: scores near 0 and near -1000", "高低不同的行：分数接近 0 和接近 -1000"), [] {
         pg::Tensor S = pg::tensor({{0.f, 0.f, 0.f}, {2.f, 1.f, 0.f}, {-1000.f, -1001.f, -1000.f}});
         pg::Tensor v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {3.f, 3.f}});
         expect_output(S, v, exercise::attend_past(S, v), attend_past_with_ops(S, v), 1e-5,
-                      "subtract each row's own max over scores[t][0..t]; row 2's weights are those of [0, -1, 0]");
+                      lesson::tr("subtract each row's own max over scores[t][0..t]; row 2's weights are those of [0, -1, 0]",
+                      "减去每一行在 scores[t][0..t] 上自己的最大值；第 2 行的权重就是 [0, -1, 0] 的权重"));
     });
-    checks.run("your own loops, not pg::softmax", [] {
+    checks.run(lesson::tr("your own loops, not pg::softmax", "你自己的循环，不用 pg::softmax"), [] {
         pg::Tensor S = pg::tensor({{0.f, 9.f}, {1.f, 0.f}}).requires_grad_();  // a graph would name the ops
         pg::Tensor out = exercise::attend_past(S, pg::tensor({{1.f, 0.f}, {0.f, 1.f}}));
         for (const char* op : {"softmax", "log_softmax"})
             lesson::expect_not_called("attend_past", out, op,
-                                      "write the weights yourself from exp, the max and the sum of scores[t][0..t], "
-                                      "with loops over scores.ptr()");
+                                      lesson::tr("write the weights yourself from exp, the max and the sum of scores[t][0..t], "
+                                      "with loops over scores.ptr()",
+                                      "自己用 exp、最大值以及 scores[t][0..t] 的和写出权重，用遍历 scores.ptr() 的循环"));
     });
     return checks.finish();
 }
