@@ -8,6 +8,7 @@
 #include "kernels/parallel.hpp"
 #include "kernels/simd.hpp"
 #include "pg/ops.hpp"
+#include "pg/optim/optim.hpp"
 #include "pg/random.hpp"
 #include "pg/threads.hpp"
 
@@ -91,4 +92,30 @@ TEST_CASE("softmax, log_softmax, cross_entropy and gelu give the same bits at 1 
     // and the ignored row got no gradient
     std::vector<float> g = logits.grad().to_vector();
     for (size_t c = 0; c < 777; ++c) CHECK(g[5 * 777 + c] == 0.f);
+}
+
+TEST_CASE("clip_grad_norm and AdamW give the same bits at 1 and 2 threads", "[simd][threads][optim]") {
+    size_t saved = pg::num_threads();
+    auto run = [](size_t threads) {
+        pg::set_num_threads(threads);
+        pg::Generator gen(11);
+        // pieces of several parameters, one far larger than a piece, one without a gradient
+        std::vector<pg::Tensor> params = {pg::randn({70001}, gen, true), pg::randn({129}, gen, true),
+                                          pg::randn({3}, gen, true), pg::randn({40000}, gen, true)};
+        pg::optim::AdamW opt(params, {});
+        std::vector<float> out;
+        for (int step = 0; step < 3; ++step) {
+            opt.zero_grad();
+            (pg::sum(params[0] * params[0] * 3.f) + pg::sum(params[1]) + pg::sum(pg::exp(params[3] * 0.1f))).backward();
+            out.push_back(pg::optim::clip_grad_norm(opt.params(), 0.5f));
+            opt.step();
+        }
+        for (const pg::Tensor& p : params)
+            for (float v : p.to_vector()) out.push_back(v);
+        return out;
+    };
+    std::vector<float> one = run(1), two = run(2);
+    pg::set_num_threads(saved);
+    REQUIRE(one.size() == two.size());
+    CHECK(one == two);
 }

@@ -6,6 +6,8 @@
 #include <cmath>
 #include <stdexcept>
 #include "pg/optim/optim.hpp"
+#include "../kernels/parallel.hpp"
+#include "chunks.hpp"
 #include "state_check.hpp"
 
 namespace pg::optim {
@@ -25,33 +27,44 @@ Adam::Adam(std::vector<Tensor> params, AdamOptions opt, bool decoupled)
 AdamW::AdamW(std::vector<Tensor> params, AdamWOptions o)
     : Adam(std::move(params), AdamOptions{o.lr, o.beta1, o.beta2, o.eps, o.weight_decay}, true) {}
 
+// One parameter's values [begin, end): the loop the compiler vectorises (no aliasing, no branch).
+static void adam_update(float* __restrict w, const float* __restrict grad, float* __restrict m, float* __restrict v,
+                        size_t begin, size_t end, float b1, float b2, float wd, float eps, float decay,
+                        float step_size, float sqrt_correction2, bool decoupled) {
+    if (decoupled)
+        for (size_t j = begin; j < end; ++j) w[j] *= decay;
+    for (size_t j = begin; j < end; ++j) {
+        float g = decoupled ? grad[j] : grad[j] + wd * w[j];
+        m[j] = b1 * m[j] + (1.f - b1) * g;
+        v[j] = b2 * v[j] + (1.f - b2) * g * g;
+        float denom = std::sqrt(v[j]) / sqrt_correction2 + eps;
+        w[j] -= step_size * (m[j] / denom);
+    }
+}
+
 void Adam::step() {
     ++t_;
     const float b1 = opt_.beta1, b2 = opt_.beta2, wd = opt_.weight_decay, eps = opt_.eps;
+    struct Factors { float step_size, sqrt_correction2, decay; };
+    std::vector<Factors> factors(params_.size());
     for (size_t i = 0; i < params_.size(); ++i) {
-        Tensor& p = params_[i];
-        if (!p.has_grad()) continue;
+        if (!params_[i].has_grad()) continue;
         size_t t = ++steps_[i];
         // the bias corrections in double, as PyTorch computes them from Python floats
         double correction1 = 1.0 - std::pow(static_cast<double>(b1), static_cast<double>(t));
         double correction2 = 1.0 - std::pow(static_cast<double>(b2), static_cast<double>(t));
-        float step_size = static_cast<float>(lr_ / correction1);
-        float sqrt_correction2 = static_cast<float>(std::sqrt(correction2));
-        float decay = static_cast<float>(1.0 - static_cast<double>(lr_) * wd);
-        float* w = p.mutable_data().data();
-        const float* grad = p.grad_data().data();
-        float* m = m_[i].data();
-        float* v = v_[i].data();
-        for (size_t j = 0, n = p.numel(); j < n; ++j) {
-            float g = grad[j];
-            if (decoupled_) w[j] *= decay;
-            else g += wd * w[j];
-            m[j] = b1 * m[j] + (1.f - b1) * g;
-            v[j] = b2 * v[j] + (1.f - b2) * g * g;
-            float denom = std::sqrt(v[j]) / sqrt_correction2 + eps;
-            w[j] -= step_size * (m[j] / denom);
-        }
+        factors[i] = {static_cast<float>(lr_ / correction1), static_cast<float>(std::sqrt(correction2)),
+                      static_cast<float>(1.0 - static_cast<double>(lr_) * wd)};
     }
+    // every parameter's values in pieces over the threads: one pass of memory-bound work
+    const std::vector<detail::Chunk> chunks = detail::chunks_of(params_);
+    kernels::parallel_for(chunks.size(), [&](size_t c) {
+        const detail::Chunk& k = chunks[c];
+        Tensor& p = params_[k.param];
+        const Factors& f = factors[k.param];
+        adam_update(p.mutable_data().data(), p.grad_data().data(), m_[k.param].data(), v_[k.param].data(), k.begin,
+                    k.end, b1, b2, wd, eps, f.decay, f.step_size, f.sqrt_correction2, decoupled_);
+    });
 }
 
 std::vector<std::pair<std::string, Array>> Adam::state() const {
