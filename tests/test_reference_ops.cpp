@@ -10,7 +10,6 @@
 #include <set>
 #include <sstream>
 #include "fixture.hpp"
-#include "graph_ops.hpp"
 
 namespace {
 
@@ -242,7 +241,7 @@ TEST_CASE("dropout scales the kept values by 1/(1-p), as PyTorch does", "[refere
     pg::Generator gen(3);
     pg::Tensor y = pg::dropout(x, p, true, gen);
     std::set<std::string> ops;
-    for (const std::string& op : ops_in_graph(y)) ops.insert(op);
+    for (const std::string& op : pg::ops_in(y)) ops.insert(op);
     CHECK(ops.count("dropout") == 1);
     std::vector<float> ys = y.to_vector();
     size_t kept = 0;
@@ -269,7 +268,7 @@ TEST_CASE("every registered op is covered by a PyTorch fixture", "[reference][co
         for (const std::string& name : case_names(f)) {
             auto it = cases().find(name);
             if (it != cases().end())
-                for (const std::string& op : ops_in_graph(it->second(case_inputs(f, name)))) ops.insert(op);
+                for (const std::string& op : pg::ops_in(it->second(case_inputs(f, name)))) ops.insert(op);
         }
     }
     ops.insert("dropout");  // compared by its own TEST_CASE above, which checks its graph records "dropout"

@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <execinfo.h>
 #include <fcntl.h>
+#include <ucontext.h>
 #include <unistd.h>
 #include <unwind.h>
 #include <cmath>
@@ -42,25 +43,33 @@ void mark_running(const std::string& what) {
     ::close(fd);
 }
 
-extern "C" void on_crash(int sig, siginfo_t* info, void*) {
+// "frame OFFSET MODULE": an address as its module and offset, which addr2line reads.
+void write_frame(int fd, void* address, long adjust) {
+    Dl_info where;
+    if (!dladdr(address, &where) || !where.dli_fname) return;
+    char line[64];
+    std::snprintf(line, sizeof line, "frame %lx ",
+                  static_cast<unsigned long>(static_cast<char*>(address) - static_cast<char*>(where.dli_fbase) + adjust));
+    write_fd(fd, line);
+    write_fd(fd, where.dli_fname);
+    write_fd(fd, "\n");
+}
+
+extern "C" void on_crash(int sig, siginfo_t* info, void* context) {
     if (const char* path = state_path()) {
         int fd = ::open(path, O_WRONLY | O_APPEND);
         if (fd >= 0) {
             char line[64];
             std::snprintf(line, sizeof line, "signal %d\nfault %p\n", sig, info ? info->si_addr : nullptr);
             write_fd(fd, line);
+#if defined(__x86_64__)
+            // first the faulting instruction itself, from the interrupted registers, as it is
+            if (context) write_frame(fd, reinterpret_cast<void*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]), 0);
+#endif
             void* frames[64];
             int n = backtrace(frames, 64);
-            for (int i = 0; i < n; ++i) {
-                Dl_info where;
-                if (!dladdr(frames[i], &where) || !where.dli_fname) continue;
-                // a return address points after its call: step back one byte to land on the call's line
-                std::snprintf(line, sizeof line, "frame %lx ",
-                              static_cast<unsigned long>(static_cast<char*>(frames[i]) - static_cast<char*>(where.dli_fbase) - 1));
-                write_fd(fd, line);
-                write_fd(fd, where.dli_fname);
-                write_fd(fd, "\n");
-            }
+            // then the callers: a return address points after its call, one byte back lands on the call
+            for (int i = 0; i < n; ++i) write_frame(fd, frames[i], -1);
             ::close(fd);
         }
     }
@@ -257,22 +266,6 @@ void expect_near(const std::string& what, const pg::Tensor& actual, const pg::Te
         if (!(std::fabs(actual.ptr()[i] - expected.ptr()[i]) <= tol))
             throw CheckFailed(what, str(expected) + tr(" (within ", "（误差不超过 ") + tol_str(tol) + tr(")", "）"),
                               str(actual) + tr("  (element ", "  （第 ") + std::to_string(i) + tr(" differs)", " 个元素不同）"), hint);
-}
-
-std::set<std::string> ops_in(const pg::Tensor& t) {
-    std::set<std::string> ops;
-    std::set<const pg::Node*> seen;
-    std::vector<std::shared_ptr<pg::Node>> stack;
-    if (t.grad_fn()) stack.push_back(t.grad_fn());
-    while (!stack.empty()) {
-        std::shared_ptr<pg::Node> n = stack.back();
-        stack.pop_back();
-        if (!seen.insert(n.get()).second) continue;
-        ops.insert(n->op);
-        for (const pg::Tensor& in : n->inputs)
-            if (in.grad_fn()) stack.push_back(in.grad_fn());
-    }
-    return ops;
 }
 
 void expect_not_called(const std::string& what, const pg::Tensor& t, const std::string& op, const std::string& instead) {

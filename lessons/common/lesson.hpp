@@ -50,7 +50,7 @@ void expect(const std::string& what, bool ok, const std::string& expected, const
 
 // The op names in the graph behind t ("softmax", "exp", "sum", ...): empty unless an input of the
 // computation required grad. How a check sees which library ops the learner's code called.
-std::set<std::string> ops_in(const pg::Tensor& t);
+using pg::ops_in;
 // Fails when the graph behind t holds `op`: the learner called the library's op instead of writing
 // it. `instead` says what to write it from ("write it from exp, max and sum").
 void expect_not_called(const std::string& what, const pg::Tensor& t, const std::string& op, const std::string& instead);

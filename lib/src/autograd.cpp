@@ -153,4 +153,20 @@ std::string to_dot(const Tensor& root) {
     return dot.str();
 }
 
+std::set<std::string> ops_in(const Tensor& t) {
+    std::set<std::string> ops;
+    std::unordered_set<const Node*> seen;
+    std::vector<const Node*> stack;
+    if (t.grad_fn()) stack.push_back(t.grad_fn().get());
+    while (!stack.empty()) {
+        const Node* n = stack.back();
+        stack.pop_back();
+        if (!seen.insert(n).second) continue;
+        ops.insert(n->op);
+        for (const Tensor& in : n->inputs)
+            if (in.grad_fn()) stack.push_back(in.grad_fn().get());
+    }
+    return ops;
+}
+
 }  // namespace pg

@@ -3,6 +3,7 @@
 // Leaves out: higher-order gradients (backward does not build a graph) and multithreading.
 #pragma once
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 #include "pg/tensor.hpp"
@@ -44,5 +45,9 @@ private:
 
 // The graph behind `root` in Graphviz DOT: one box per tensor (shape), one ellipse per op.
 std::string to_dot(const Tensor& root);
+
+// The names of the ops in the graph behind t ("matmul", "softmax", ...), each once; empty when no
+// input of the computation required grad. How a test or a lesson's check sees which ops ran.
+std::set<std::string> ops_in(const Tensor& t);
 
 }  // namespace pg
