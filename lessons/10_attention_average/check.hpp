@@ -3,7 +3,7 @@
 // they are 1000; scores near 1000 and -1000 stay finite; the loops are yours, not pg::softmax.
 #pragma once
 #include <cmath>
-#include "lesson.hpp"
+#include "check_tools.hpp"
 
 namespace exercise {
 // Row t of the result: softmax of scores[t][0..t], then the weighted average of v_0 .. v_t.
@@ -59,19 +59,6 @@ static pg::Tensor wrong(const pg::Tensor& scores, const pg::Tensor& v, Wrong how
     return pg::tensor(out, {T, C});
 }
 
-static bool near(const pg::Tensor& a, const pg::Tensor& b, double tol = 1e-4) {
-    if (a.shape() != b.shape()) return false;
-    for (size_t i = 0; i < a.numel(); ++i)
-        if (!(std::fabs(a.ptr()[i] - b.ptr()[i]) <= tol)) return false;
-    return true;
-}
-
-static bool finite(const pg::Tensor& t) {
-    for (float x : t.to_vector())
-        if (!std::isfinite(x)) return false;
-    return true;
-}
-
 // What the learner's output points to.
 static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const pg::Tensor& mine,
                             const std::string& fallback) {
@@ -80,7 +67,7 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
         return lesson::tr("the result is (T, C) = ", "结果是 (T, C) = ") + lesson::str(pg::Shape{T, C}) +
                lesson::tr(": T = scores.size(0) rows, C = v.size(1) columns; return pg::tensor(values, {T, C})",
                "：T = scores.size(0) 行，C = v.size(1) 列；return pg::tensor(values, {T, C})");
-    if (!finite(mine)) {
+    if (!lesson::all_finite(mine)) {
         // which maxima would have been needed: a past score above 80, a later one far above the past, rows apart
         float past_hi = -1e30f, past_lo = 1e30f, later_hi = -1e30f, row_max_hi = -1e30f, row_max_lo = 1e30f;
         for (size_t t = 0; t < T; ++t) {
@@ -95,7 +82,7 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
         bool alone_ok = false;  // one position with a score of -1000, on its own
         try {
             pg::Tensor one = exercise::attend_past(pg::full({1, 1}, -1000.f), pg::ones({1, 1}));
-            alone_ok = near(one, pg::ones({1, 1}));
+            alone_ok = lesson::near(one, pg::ones({1, 1}), 1e-4);
         } catch (const std::exception&) {
         }
         if (past_hi > 80.f) return lesson::tr("exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp",
@@ -115,27 +102,33 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
                    "在一行的分数远低于另一行的地方出现了 inf 或 nan：要减去每一行自己的最大值，而不是整个矩阵的同一个最大值");
         return fallback;
     }
-    if (near(mine, wrong(scores, v, {true, false, false, false})))
-        return lesson::tr("your rows average in later positions too: only scores[t][0..t] enter row t's softmax (stop the "
-               "loop over j at t, inclusive); with equal scores row t is the mean of v_0 .. v_t",
-               "你的行把后面的位置也平均进去了：只有 scores[t][0..t] 进入第 t 行的 softmax（对 j 的循环在 t 处停下，包括 t）；分数都相等时，第 t 行是 v_0 .. v_t 的平均");
-    if (near(mine, wrong(scores, v, {false, true, false, false})))
-        return lesson::tr("your weights in row t sum to less than 1: the denominator adds exp(s - max) over j = 0..t only, the "
-               "same positions as the numerator, not over the whole row",
-               "你第 t 行的权重加起来小于 1：分母只在 j = 0..t 上累加 exp(s - max)，和分子是同样的位置，而不是整行");
-    if (near(mine, wrong(scores, v, {false, false, true, false})))
-        return lesson::tr("position t attends to itself too: j runs over 0..t inclusive (j <= t); row 0 is v_0 itself",
-               "位置 t 也要关注它自己：j 取遍 0..t，包括 t（j <= t）；第 0 行就是 v_0 本身");
-    if (T != C && near(mine, wrong(scores, v, {false, false, false, true})))
-        return lesson::tr("v[j][c] is v.ptr()[j * C + c] with C = v.size(1), not c * T + j: v is (T, C), one row per position",
-               "v[j][c] 是 v.ptr()[j * C + c]，其中 C = v.size(1)，不是 c * T + j：v 是 (T, C)，每个位置一行");
-    return fallback;
+    auto suspect = [&](Wrong how, const std::string& hint) {
+        return lesson::Suspect{[&scores, &v, how] { return wrong(scores, v, how); }, hint};
+    };
+    std::vector<lesson::Suspect> suspects = {
+        suspect({true, false, false, false},
+                lesson::tr("your rows average in later positions too: only scores[t][0..t] enter row t's softmax (stop the "
+                           "loop over j at t, inclusive); with equal scores row t is the mean of v_0 .. v_t",
+                           "你的行把后面的位置也平均进去了：只有 scores[t][0..t] 进入第 t 行的 softmax（对 j 的循环在 t 处停下，包括 t）；分数都相等时，第 t 行是 v_0 .. v_t 的平均")),
+        suspect({false, true, false, false},
+                lesson::tr("your weights in row t sum to less than 1: the denominator adds exp(s - max) over j = 0..t only, the "
+                           "same positions as the numerator, not over the whole row",
+                           "你第 t 行的权重加起来小于 1：分母只在 j = 0..t 上累加 exp(s - max)，和分子是同样的位置，而不是整行")),
+        suspect({false, false, true, false},
+                lesson::tr("position t attends to itself too: j runs over 0..t inclusive (j <= t); row 0 is v_0 itself",
+                           "位置 t 也要关注它自己：j 取遍 0..t，包括 t（j <= t）；第 0 行就是 v_0 本身")),
+    };
+    if (T != C)
+        suspects.push_back(suspect({false, false, false, true},
+                lesson::tr("v[j][c] is v.ptr()[j * C + c] with C = v.size(1), not c * T + j: v is (T, C), one row per position",
+                           "v[j][c] 是 v.ptr()[j * C + c]，其中 C = v.size(1)，不是 c * T + j：v 是 (T, C)，每个位置一行")));
+    return lesson::name_the_mistake(mine, suspects, 1e-4, fallback);
 }
 
 static void expect_output(const pg::Tensor& scores, const pg::Tensor& v, const pg::Tensor& mine,
                           const pg::Tensor& expected, double tol, const std::string& hint) {
-    if (near(mine, expected, tol)) return;
-    lesson::expect_near(lesson::tr("output", "输出"), mine, expected, tol, diagnose(scores, v, mine, hint));
+    lesson::expect_near_explained(lesson::tr("output", "输出"), mine, expected, tol,
+                                  [&] { return diagnose(scores, v, mine, hint); });
 }
 
 }  // namespace check10

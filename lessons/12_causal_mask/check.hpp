@@ -4,7 +4,7 @@
 #pragma once
 #include <cmath>
 #include <limits>
-#include "lesson.hpp"
+#include "check_tools.hpp"
 
 namespace exercise {
 // softmax(mask(q k^T / sqrt(HS))) v, where mask puts -inf on every key after the query.
@@ -49,19 +49,6 @@ static pg::Tensor wrong(const pg::Tensor& q, const pg::Tensor& k, const pg::Tens
     return pg::matmul(pg::softmax(pg::masked_fill(s, mask, how.fill), how.softmax_dim), v);
 }
 
-static bool near(const pg::Tensor& a, const pg::Tensor& b, double tol = 1e-4) {
-    if (a.shape() != b.shape()) return false;
-    for (size_t i = 0; i < a.numel(); ++i)
-        if (!(std::fabs(a.ptr()[i] - b.ptr()[i]) <= tol)) return false;
-    return true;
-}
-
-static bool finite(const pg::Tensor& t) {
-    for (float x : t.to_vector())
-        if (!std::isfinite(x)) return false;
-    return true;
-}
-
 // What the learner's output points to.
 static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v, const pg::Tensor& mine,
                             const std::string& fallback) {
@@ -69,11 +56,10 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
     if (mine.shape() != want)
         return lesson::tr("the result has shape (..., T, HV) = ", "结果的形状应为 (..., T, HV) = ") + lesson::str(want) +
                lesson::tr(": weights (..., T, T) @ v", "：权重 (..., T, T) @ v");
-    Wrong w;
-    if (!finite(mine)) {
+    if (!lesson::all_finite(mine)) {
         bool small_ok = false;  // two positions with scores 0: only a hidden diagonal makes a nan there
         try {
-            small_ok = finite(exercise::causal_attention(pg::zeros({2, 1}), pg::zeros({2, 1}), pg::ones({2, 1})));
+            small_ok = lesson::all_finite(exercise::causal_attention(pg::zeros({2, 1}), pg::zeros({2, 1}), pg::ones({2, 1})));
         } catch (const std::exception&) {
         }
         if (!small_ok)
@@ -84,7 +70,7 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
         // scores far from 0: a softmax written by hand. One position scoring 1000 on its own tells which.
         bool alone_ok = false;
         try {
-            alone_ok = finite(exercise::causal_attention(pg::tensor({{1.f}}), pg::tensor({{1000.f}}), pg::tensor({{1.f}})));
+            alone_ok = lesson::all_finite(exercise::causal_attention(pg::tensor({{1.f}}), pg::tensor({{1000.f}}), pg::tensor({{1.f}})));
         } catch (const std::exception&) {
         }
         if (!alone_ok)
@@ -97,49 +83,45 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
                           "一行分数接近 -1000、另一行接近 1000 时出现 inf 或 nan：减去每一行各自的最大值，而不是全部分数的同一个"
                           "最大值（分数低的那一行的 exp 全部下溢为 0），或者直接调用 pg::softmax");
     }
-    struct Candidate {
-        Wrong how;
-        std::string hint;
+    std::vector<lesson::Suspect> suspects;
+    auto add = [&](const Wrong& how, const std::string& hint) {
+        suspects.push_back({[&q, &k, &v, how] { return wrong(q, k, v, how); }, hint});
     };
-    std::vector<Candidate> candidates;
-    w = Wrong{}; w.fill = 0.f;
-    candidates.push_back({w, lesson::tr("masked with 0, which hides nothing: e^0 = 1; fill with -infinity so that hidden keys get "
-                                        "weight exactly 0",
-                                        "用 0 做掩码什么也藏不住：e^0 = 1；请用 -infinity 填充，这样被隐藏的键权重恰好为 0")});
+    Wrong w; w.fill = 0.f;
+    add(w, lesson::tr("masked with 0, which hides nothing: e^0 = 1; fill with -infinity so that hidden keys get "
+                      "weight exactly 0",
+                      "用 0 做掩码什么也藏不住：e^0 = 1；请用 -infinity 填充，这样被隐藏的键权重恰好为 0"));
     w = Wrong{}; w.hide_from = 2;
-    candidates.push_back({w, lesson::tr("the mask is one off: it lets key i + 1 through (j > i + 1); hide every j > i",
-                                        "掩码差了一位：它放过了键 i + 1（j > i + 1）；要隐藏所有 j > i")});
+    add(w, lesson::tr("the mask is one off: it lets key i + 1 through (j > i + 1); hide every j > i",
+                      "掩码差了一位：它放过了键 i + 1（j > i + 1）；要隐藏所有 j > i"));
     w = Wrong{}; w.lower = true;
-    candidates.push_back({w, lesson::tr("you hid the earlier keys (j < i) and let the later ones through: the mask is 1 above the "
-                                        "diagonal, where j > i",
-                                        "你藏起了前面的键（j < i），却放过了后面的键：掩码在对角线以上为 1，即 j > i 处")});
+    add(w, lesson::tr("you hid the earlier keys (j < i) and let the later ones through: the mask is 1 above the "
+                      "diagonal, where j > i",
+                      "你藏起了前面的键（j < i），却放过了后面的键：掩码在对角线以上为 1，即 j > i 处"));
     w = Wrong{}; w.scale_power = 0;
-    candidates.push_back({w, lesson::tr("the scores are not scaled: divide q k^T by sqrt(HS), HS = q.size(-1)",
-                                        "分数没有缩放：把 q k^T 除以 sqrt(HS)，HS = q.size(-1)")});
+    add(w, lesson::tr("the scores are not scaled: divide q k^T by sqrt(HS), HS = q.size(-1)",
+                      "分数没有缩放：把 q k^T 除以 sqrt(HS)，HS = q.size(-1)"));
     w = Wrong{}; w.scale_power = 1;
-    candidates.push_back({w, lesson::tr("scaled by 1/HS: divide by sqrt(HS), not HS", "缩放成了 1/HS：应除以 sqrt(HS)，而不是 HS")});
+    add(w, lesson::tr("scaled by 1/HS: divide by sqrt(HS), not HS", "缩放成了 1/HS：应除以 sqrt(HS)，而不是 HS"));
     w = Wrong{}; w.scale_by_T = true;
-    candidates.push_back({w, lesson::tr("scaled by 1/sqrt(T): the scale is 1/sqrt(HS) with HS = q.size(-1), the width of a query, "
-                                        "not T",
-                                        "缩放成了 1/sqrt(T)：缩放因子是 1/sqrt(HS)，HS = q.size(-1)，即一个查询的宽度，而不是 T")});
+    add(w, lesson::tr("scaled by 1/sqrt(T): the scale is 1/sqrt(HS) with HS = q.size(-1), the width of a query, "
+                      "not T",
+                      "缩放成了 1/sqrt(T)：缩放因子是 1/sqrt(HS)，HS = q.size(-1)，即一个查询的宽度，而不是 T"));
     w = Wrong{}; w.softmax_dim = -2;
-    candidates.push_back({w, lesson::tr("your weights sum to 1 down each column: softmax along the last dim (-1), over the keys "
-                                        "of one query",
-                                        "你的权重是沿每一列加起来为 1 的：softmax 要沿最后一维（-1），在同一个查询的所有键上做")});
+    add(w, lesson::tr("your weights sum to 1 down each column: softmax along the last dim (-1), over the keys "
+                      "of one query",
+                      "你的权重是沿每一列加起来为 1 的：softmax 要沿最后一维（-1），在同一个查询的所有键上做"));
     w = Wrong{}; w.mask_after = true;
-    candidates.push_back({w, lesson::tr("the mask came after softmax: the weights left no longer sum to 1 and later keys still "
-                                        "leak through the sum; mask the scores with -infinity before softmax",
-                                        "掩码放在了 softmax 之后：剩下的权重之和不再是 1，后面的键仍会通过那个总和泄漏进来；"
-                                        "请在 softmax 之前用 -infinity 给分数做掩码")});
-    for (const Candidate& c : candidates)
-        if (near(mine, wrong(q, k, v, c.how))) return c.hint;
+    add(w, lesson::tr("the mask came after softmax: the weights left no longer sum to 1 and later keys still "
+                      "leak through the sum; mask the scores with -infinity before softmax",
+                      "掩码放在了 softmax 之后：剩下的权重之和不再是 1，后面的键仍会通过那个总和泄漏进来；"
+                      "请在 softmax 之前用 -infinity 给分数做掩码"));
     if (std::fabs(std::sqrt(static_cast<double>(q.size(-1))) - std::sqrt(2.0)) > 1e-6) {
         w = Wrong{}; w.scale_power = std::log(std::sqrt(2.0)) / std::log(static_cast<double>(q.size(-1)));
-        if (near(mine, wrong(q, k, v, w)))
-            return lesson::tr("scaled by 1/sqrt(2), the width in seed 002's example: use sqrt(HS) with HS = q.size(-1)",
-                              "缩放成了 1/sqrt(2)，那是 seed 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)");
+        add(w, lesson::tr("scaled by 1/sqrt(2), the width in seed 002's example: use sqrt(HS) with HS = q.size(-1)",
+                          "缩放成了 1/sqrt(2)，那是 seed 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)"));
     }
-    return fallback;
+    return lesson::name_the_mistake(mine, suspects, 1e-4, fallback);
 }
 
 // The learner's function; a ShapeError from inside it is named.
@@ -165,8 +147,8 @@ static pg::Tensor call(const pg::Tensor& q, const pg::Tensor& k, const pg::Tenso
 
 static void expect_output(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v, const pg::Tensor& mine,
                           const pg::Tensor& expected, double tol, const std::string& hint) {
-    if (near(mine, expected, tol)) return;
-    lesson::expect_near(lesson::tr("output", "输出"), mine, expected, tol, diagnose(q, k, v, mine, hint));
+    lesson::expect_near_explained(lesson::tr("output", "输出"), mine, expected, tol,
+                                  [&] { return diagnose(q, k, v, mine, hint); });
 }
 
 }  // namespace check12
@@ -190,13 +172,12 @@ int main() {
         pg::Tensor k2 = pg::concat({pg::slice(k, 0, 0, 4), pg::randn({1, 3}, gen)}, 0);  // new key and value
         pg::Tensor v2 = pg::concat({pg::slice(v, 0, 0, 4), pg::randn({1, 3}, gen) * 10.f}, 0);  // at position 4
         pg::Tensor out = call(q, k, v), out2 = call(q, k2, v2);
-        if (check12::near(pg::slice(out2, 0, 0, 4), pg::slice(out, 0, 0, 4), 1e-5)) return;
-        lesson::expect_near(lesson::tr("outputs 0-3", "输出 0-3"), pg::slice(out2, 0, 0, 4), pg::slice(out, 0, 0, 4), 1e-5,
-                            check12::diagnose(q, k, v, out,
-                                              lesson::tr("hide key j from query i when j > i, before softmax, with -inf (not "
-                                                         "0): pg::masked_fill(scores, mask, -infinity)",
-                                                         "在 softmax 之前，当 j > i 时对查询 i 隐藏键 j，用 -inf（不是 "
-                                                         "0）：pg::masked_fill(scores, mask, -infinity)")));
+        const std::string hint = lesson::tr("hide key j from query i when j > i, before softmax, with -inf (not "
+                                            "0): pg::masked_fill(scores, mask, -infinity)",
+                                            "在 softmax 之前，当 j > i 时对查询 i 隐藏键 j，用 -inf（不是 "
+                                            "0）：pg::masked_fill(scores, mask, -infinity)");
+        lesson::expect_near_explained(lesson::tr("outputs 0-3", "输出 0-3"), pg::slice(out2, 0, 0, 4), pg::slice(out, 0, 0, 4),
+                                      1e-5, [&] { return check12::diagnose(q, k, v, out, hint); });
     });
     checks.run(lesson::tr("T = 3, HS = 5, against pg ops", "T = 3、HS = 5，与 pg 运算对比"), [] {
         pg::Generator gen(121);

@@ -7,7 +7,7 @@
 #include <limits>
 #include <string>
 #include <vector>
-#include "lesson.hpp"
+#include "check_tools.hpp"
 
 namespace exercise {
 // Head h's attention weights inside `block` for the stream x entering it, from block.ln1,
@@ -66,18 +66,7 @@ inline pg::Tensor reference(const pg::nn::Block& block, const pg::Tensor& x, siz
     return variant_attention(block, x, h, Variant{});
 }
 
-inline float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {   // NaN counts as a difference
-    float m = 0.f;
-    for (size_t i = 0; i < a.numel(); ++i) {
-        float d = std::fabs(a.ptr()[i] - b.ptr()[i]);
-        m = std::isnan(d) ? std::numeric_limits<float>::infinity() : std::max(m, d);
-    }
-    return m;
-}
-
-inline bool close(const pg::Tensor& a, const pg::Tensor& b, double tol = 1e-5) {
-    return a.shape() == b.shape() && max_abs_diff(a, b) <= tol;
-}
+constexpr double kTol = 1e-5;   // how closely a right answer matches the reference, and a mistake its variant
 
 // w[b, t, s] of a (B,T,T) tensor
 inline float at(const pg::Tensor& w, size_t b, size_t t, size_t s) {
@@ -109,15 +98,11 @@ inline std::string diagnosis(const pg::nn::Block& block, const pg::Tensor& x, si
         return lesson::tr("NaN: scores in the hundreds overflow exp (exp(89) is inf in float, inf / inf is NaN); subtract each "
                           "row's max before exp, or call pg::softmax, which does",
                           "NaN：几百的分数会让 exp 溢出（在 float 里 exp(89) 是 inf，inf / inf 是 NaN）；在 exp 之前减去每一行的最大值，或者调用 pg::softmax，它会这样做");
-    struct Slip {
-        Variant v;
-        std::string hint;
-    };
-    std::vector<Slip> slips;
+    std::vector<lesson::Suspect> suspects;
     auto add = [&](auto change, const std::string& hint) {
         Variant v;
         change(v);
-        slips.push_back({v, hint});
+        suspects.push_back({[&block, &x, h, v] { return variant_attention(block, x, h, v); }, hint});
     };
     add([](Variant& v) { v.mask = Variant::NoMask; },
         lesson::tr("the causal mask is missing: row t gives weight to later positions s > t, the future the model must not "
@@ -152,18 +137,19 @@ inline std::string diagnosis(const pg::nn::Block& block, const pg::Tensor& x, si
     add([](Variant& v) { v.ln1 = false; },
         lesson::tr("ln1 is missing: attention reads the normalised stream, block.ln1.forward(x), and so do q and k",
                    "缺了 ln1：注意力读的是归一化后的残差流 block.ln1.forward(x)，q 和 k 也是"));
-    for (const Slip& s : slips)
-        if (close(got, variant_attention(block, x, h, s.v))) return s.hint;
     for (size_t other = 0; other < NH; ++other)
-        if (other != h && close(got, reference(block, x, other)))
-            return lesson::tr("that is head ", "那是头 ") + std::to_string(other) + lesson::tr("'s matrix, not head ", " 的矩阵，不是头 ") +
-                   std::to_string(h) +
-                   lesson::tr("'s: head h is columns [h*HS, (h+1)*HS) of q and of k, here [",
-                              " 的：头 h 是 q 和 k 的第 [h*HS, (h+1)*HS) 列，这里是 [") +
-                   std::to_string(h * HS) + ", " + std::to_string((h + 1) * HS) + ")";
-    return lesson::tr("ln1(x) -> attn.qkv -> head h's q and k (columns h*HS.. of the first and second third) -> q k^T / sqrt(HS) "
-                      "-> the future (s > t) set to -inf -> softmax over the last axis",
-                      "ln1(x) -> attn.qkv -> 头 h 的 q 和 k（第一个和第二个三分之一里从 h*HS 起的列）-> q k^T / sqrt(HS) -> 把未来（s > t）设为 -inf -> 沿最后一个轴做 softmax");
+        if (other != h)
+            suspects.push_back({[&block, &x, other] { return reference(block, x, other); },
+                             lesson::tr("that is head ", "那是头 ") + std::to_string(other) +
+                                 lesson::tr("'s matrix, not head ", " 的矩阵，不是头 ") + std::to_string(h) +
+                                 lesson::tr("'s: head h is columns [h*HS, (h+1)*HS) of q and of k, here [",
+                                            " 的：头 h 是 q 和 k 的第 [h*HS, (h+1)*HS) 列，这里是 [") +
+                                 std::to_string(h * HS) + ", " + std::to_string((h + 1) * HS) + ")"});
+    const std::string steps = lesson::tr(
+        "ln1(x) -> attn.qkv -> head h's q and k (columns h*HS.. of the first and second third) -> q k^T / sqrt(HS) "
+        "-> the future (s > t) set to -inf -> softmax over the last axis",
+        "ln1(x) -> attn.qkv -> 头 h 的 q 和 k（第一个和第二个三分之一里从 h*HS 起的列）-> q k^T / sqrt(HS) -> 把未来（s > t）设为 -inf -> 沿最后一个轴做 softmax");
+    return lesson::name_the_mistake(got, suspects, kTol, steps);
 }
 
 // A block whose LayerNorm has weights of its own, so that leaving ln1 out shows.
@@ -230,14 +216,14 @@ inline void expect_recombined(pg::nn::Block& block, const pg::Tensor& x) {
     }
     pg::Tensor y = block.attn.proj.forward(pg::concat(outputs, -1));   // (B,T,C)
     pg::Tensor want = block.attn.forward(block.ln1.forward(x));
-    if (close(y, want)) return;
+    if (lesson::near(y, want, kTol)) return;
     size_t wrong = 0;
-    while (wrong + 1 < NH && close(got[wrong], reference(block, x, wrong))) ++wrong;
+    while (wrong + 1 < NH && lesson::near(got[wrong], reference(block, x, wrong), kTol)) ++wrong;
     throw lesson::CheckFailed(lesson::tr("proj(concat over heads of head_attention(block, x, h) @ v_h)",
                                          "proj(对各个头拼接 head_attention(block, x, h) @ v_h)"),
                               "block.attn.forward(block.ln1.forward(x))" + lesson::tr(", shape ", "，形状 ") +
                                   lesson::str(pg::Shape{B, T, C}),
-                              lesson::tr("max |difference| ", "最大 |差值| ") + lesson::num(max_abs_diff(y, want), 4) +
+                              lesson::tr("max |difference| ", "最大 |差值| ") + lesson::num(lesson::max_abs_diff(y, want), 4) +
                                   lesson::tr(" (head ", "（头 ") + std::to_string(wrong) +
                                   lesson::tr("'s weights are the first that differ)", " 的权重是第一个不同的）"),
                               diagnosis(block, x, wrong, got[wrong]));
@@ -298,10 +284,10 @@ int main() {
         pg::Tensor x = pg::randn({1, 6, 8}, gen);
         for (size_t h = 0; h < 2; ++h) {
             pg::Tensor got = weights(block, x, h), want = reference(block, x, h);
-            if (!close(got, want))
+            if (!lesson::near(got, want, kTol))
                 throw lesson::CheckFailed(name(h) + lesson::tr(" against the block's own weights", " 与块自己的权重对比"),
                                           lesson::tr("equal within 1e-5", "在 1e-5 以内相等"),
-                                          lesson::tr("max |difference| ", "最大 |差值| ") + lesson::num(max_abs_diff(got, want), 4),
+                                          lesson::tr("max |difference| ", "最大 |差值| ") + lesson::num(lesson::max_abs_diff(got, want), 4),
                                           diagnosis(block, x, h, got));
         }
     });

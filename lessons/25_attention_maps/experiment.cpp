@@ -1,27 +1,27 @@
 // Lesson 25 experiment: what each head of the small trained poet looks at. The attention weights of
 // every head for one held-out poem (登鹳雀楼), computed from each block's own modules and proven equal
-// to the block by recombining them; drawn as heatmaps (attention.svg, checked as XML here); then
-// measured over 256 held-out poems. Leaves out: attributions across layers (attention rollout).
+// to the block by recombining them; drawn as heatmaps with svg.hpp (attention.svg, read back and
+// checked); then measured over 256 held-out poems. Leaves out: attributions across layers (attention
+// rollout).
 #include <unistd.h>
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <iostream>
 #include <limits>
 #include <map>
-#include <sstream>
+#include "check_tools.hpp"
 #include "lesson.hpp"
 #include "poet/corpus.hpp"
 #include "poet/quatrain.hpp"
 #include "poet/records.hpp"
 #include "poet/rhyme.hpp"
 #include "small_poet.hpp"
+#include "svg.hpp"
 
 namespace {
 
@@ -29,13 +29,6 @@ constexpr size_t kPoemStart = poet::kPromptLength;   // record position 3 holds 
 constexpr size_t kLine2Rhyme = kPoemStart + 10;      // 流 in 登鹳雀楼: line 2's last character
 constexpr size_t kLine4Rhyme = kPoemStart + 22;      // 楼: line 4's last character
 constexpr size_t kWritesRhyme = kLine4Rhyme - 1;     // the query whose output predicts the rhyme
-
-float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
-    std::vector<float> va = a.to_vector(), vb = b.to_vector();
-    float m = 0.f;
-    for (size_t i = 0; i < va.size(); ++i) m = std::max(m, std::fabs(va[i] - vb[i]));
-    return m;
-}
 
 // (T,T) with 1 above the diagonal: the keys s > t that query t may not see.
 pg::Tensor future_mask(size_t T) {
@@ -86,139 +79,24 @@ std::string label(const poet::Tokenizer& tok, int id) {
 
 // ---- the picture: one heatmap per layer and head, the characters on both axes ----
 
-struct SvgCounts {
-    size_t maps = 0, cells = 0, labels = 0;
-};
-
-SvgCounts write_attention_svg(const std::string& path, const std::vector<pg::Tensor>& maps,
-                              const std::vector<std::string>& labels, const std::string& title) {
-    const size_t NH = maps[0].size(1), T = labels.size();
-    const int cell = 12, left = 18, top = 34, gap = 26, map_w = left + cell * static_cast<int>(T) + gap,
-              map_h = top + cell * static_cast<int>(T) + gap;
-    const int width = 10 + map_w * static_cast<int>(NH), height = 40 + map_h * static_cast<int>(maps.size());
-    SvgCounts n;
-    std::ostringstream o;
-    o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-      << "\" viewBox=\"0 0 " << width << ' ' << height << "\" font-family=\"Noto Sans CJK SC, Source Han Sans SC, "
-      << "WenQuanYi Zen Hei, sans-serif\">\n"
-      << "<rect width=\"" << width << "\" height=\"" << height << "\" fill=\"white\"/>\n"
-      << "<text x=\"10\" y=\"20\" font-size=\"14\">" << title << "</text>\n";
-    for (size_t layer = 0; layer < maps.size(); ++layer)
-        for (size_t head = 0; head < NH; ++head) {
-            const int x0 = 10 + map_w * static_cast<int>(head) + left, y0 = 40 + map_h * static_cast<int>(layer) + top;
-            ++n.maps;
-            o << "<text x=\"" << x0 << "\" y=\"" << y0 - 20 << "\" font-size=\"12\">layer " << layer << ", head " << head
-              << "</text>\n";
-            // the masked future, grey: the staircase of cells above the diagonal
-            o << "<path fill=\"#e8e8e8\" d=\"M" << x0 + cell << ' ' << y0 << " H" << x0 + cell * static_cast<int>(T);
-            for (int t = static_cast<int>(T) - 1; t >= 1; --t) o << " V" << y0 + cell * t << " H" << x0 + cell * t;
-            o << " Z\"/>\n<g fill=\"#08306b\">\n";
-            for (size_t t = 0; t < T; ++t)
-                for (size_t s = 0; s <= t; ++s, ++n.cells)
-                    o << "<rect x=\"" << x0 + cell * static_cast<int>(s) << "\" y=\"" << y0 + cell * static_cast<int>(t)
-                      << "\" width=\"" << cell << "\" height=\"" << cell << "\" fill-opacity=\""
-                      << lesson::num(at(maps[layer], 0, head, t, s), 2) << "\"/>\n";
-            o << "</g>\n<rect x=\"" << x0 << "\" y=\"" << y0 << "\" width=\"" << cell * static_cast<int>(T) << "\" height=\""
-              << cell * static_cast<int>(T) << "\" fill=\"none\" stroke=\"#888\"/>\n";
-            for (size_t i = 0; i < T; ++i, n.labels += 2) {
-                const int c = cell * static_cast<int>(i) + cell / 2;
-                o << "<text x=\"" << x0 - 2 << "\" y=\"" << y0 + c + 4 << "\" font-size=\"10\" text-anchor=\"end\">"
-                  << labels[i] << "</text>\n";   // the query, row i
-                o << "<text x=\"" << x0 + c << "\" y=\"" << y0 - 3 << "\" font-size=\"10\" text-anchor=\"middle\">"
-                  << labels[i] << "</text>\n";   // the key, column i
-            }
-        }
-    o << "</svg>\n";
-    std::ofstream(path) << o.str();
-    return n;
-}
-
-// A well-formedness check of an XML file: one root, every element closed in order, attributes
-// name="value", entities and comments as XML has them. Returns how many elements of each name;
-// throws naming the byte offset of the first fault.
-std::map<std::string, size_t> xml_element_counts(const std::string& s) {
-    std::map<std::string, size_t> counts;
-    std::vector<std::string> open;
-    size_t i = 0, roots = 0;
-    auto fail = [&](const std::string& what) {
-        throw std::runtime_error("not well-formed XML at byte " + std::to_string(i) + ": " + what);
-    };
-    auto name_at = [&]() {
-        size_t start = i;
-        while (i < s.size() && (std::isalnum(static_cast<unsigned char>(s[i])) || std::strchr("_:.-", s[i]))) ++i;
-        if (i == start) fail("a name was expected");
-        return s.substr(start, i - start);
-    };
-    auto skip_space = [&] { while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i; };
-    if (s.compare(0, 5, "<?xml") == 0) {
-        i = s.find("?>");
-        if (i == std::string::npos) fail("the declaration is not closed");
-        i += 2;
-    }
-    while (i < s.size()) {
-        if (s[i] == '&') {
-            size_t end = s.find(';', i);
-            std::string entity = end == std::string::npos ? "" : s.substr(i, end - i + 1);
-            if (entity != "&amp;" && entity != "&lt;" && entity != "&gt;" && entity != "&quot;" && entity != "&apos;")
-                fail("a bare &");
-            i = end + 1;
-        } else if (s[i] != '<') {
-            if (open.empty() && !std::isspace(static_cast<unsigned char>(s[i]))) fail("text outside the root element");
-            ++i;
-        } else if (s.compare(i, 4, "<!--") == 0) {
-            i = s.find("-->", i);
-            if (i == std::string::npos) fail("a comment is not closed");
-            i += 3;
-        } else if (s.compare(i, 2, "</") == 0) {
-            i += 2;
-            std::string name = name_at();
-            skip_space();
-            if (open.empty() || open.back() != name) fail("</" + name + "> closes " + (open.empty() ? "nothing" : "<" + open.back() + ">"));
-            if (i >= s.size() || s[i] != '>') fail("</" + name + " is not closed with >");
-            open.pop_back();
-            ++i;
-        } else {
-            ++i;
-            std::string name = name_at();
-            if (open.empty() && roots++) fail("a second root element <" + name + ">");
-            ++counts[name];
-            std::vector<std::string> attributes;
-            for (;;) {
-                skip_space();
-                if (i >= s.size()) fail("<" + name + " is not closed");
-                if (s.compare(i, 2, "/>") == 0) {
-                    i += 2;
-                    break;
-                }
-                if (s[i] == '>') {
-                    open.push_back(name);
-                    ++i;
-                    break;
-                }
-                std::string attribute = name_at();
-                if (std::find(attributes.begin(), attributes.end(), attribute) != attributes.end())
-                    fail("attribute " + attribute + " twice");
-                attributes.push_back(attribute);
-                skip_space();
-                if (i >= s.size() || s[i] != '=') fail("attribute " + attribute + " has no =");
-                ++i;
-                skip_space();
-                char quote = i < s.size() ? s[i] : 0;
-                if (quote != '"' && quote != '\'') fail("attribute " + attribute + "'s value is not quoted");
-                size_t end = s.find(quote, i + 1);
-                if (end == std::string::npos || s.find('<', i + 1) < end) fail("attribute " + attribute + " is not closed");
-                i = end + 1;
-            }
-        }
-    }
-    if (!open.empty()) fail("<" + open.back() + "> is never closed");
-    if (roots != 1) fail("no root element");
-    return counts;
+// Head `head` of a (1,NH,T,T) tensor of weights as a small heatmap: no numbers, the future s > t grey.
+svg::Heatmap head_map(const pg::Tensor& w, size_t layer, size_t head, const std::vector<std::string>& labels) {
+    const size_t T = labels.size();
+    svg::Heatmap m;
+    m.title = "layer " + std::to_string(layer) + ", head " + std::to_string(head);
+    m.values.assign(T, std::vector<double>(T));
+    m.masked.assign(T, std::vector<bool>(T));
+    for (size_t t = 0; t < T; ++t)
+        for (size_t s = 0; s < T; ++s) m.values[t][s] = at(w, 0, head, t, s), m.masked[t][s] = s > t;
+    m.row_labels = m.col_labels = labels;
+    m.row_axis = "query t", m.col_axis = "key s";
+    m.decimals = -1;
+    m.cell = 12, m.font = 10;
+    return m;
 }
 
 // Renders the SVG with rsvg-convert when the machine has it (Debian: librsvg2-bin) and reads the
-// PNG's size from its header: "a 1466 x 758 PNG", or why not.
+// PNG's size from its header: "a 1692 x 816 PNG", or why not.
 std::string render_with_rsvg(const std::string& svg) {
     if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0) return "rsvg-convert is not installed: not rendered";
     const std::string png =
@@ -363,37 +241,41 @@ static void run() {
         for (size_t head = 0; head < NH; ++head)
             for (size_t t = 0; t < T; ++t)
                 for (size_t s = t + 1; s < T; ++s) above = std::max(above, at(att, 0, head, t, s));
-        std::cout << "max |row sum - 1| = " << lesson::num(max_abs_diff(ones, pg::ones(ones.shape())), 6)
+        std::cout << "max |row sum - 1| = " << lesson::num(lesson::max_abs_diff(ones, pg::ones(ones.shape())), 6)
                   << ", largest weight above the diagonal = " << lesson::num(above, 6) << "\n";
-        lesson::confirm("every row sums to 1", max_abs_diff(ones, pg::ones(ones.shape())), 0.0, 1e-5, "softmax");
+        lesson::confirm("every row sums to 1", lesson::max_abs_diff(ones, pg::ones(ones.shape())), 0.0, 1e-5, "softmax");
         lesson::confirm("nothing above the diagonal", above, 0.0, 0.0, "the causal mask");
         pg::Tensor a = block.ln1.forward(x);
         pg::Tensor out = block.attn.forward(a);   // (B,T,C); keeps its weights in attn.last_attention
-        lesson::confirm("against attn.last_attention", max_abs_diff(att, block.attn.last_attention), 0.0, 1e-6,
+        lesson::confirm("against attn.last_attention", lesson::max_abs_diff(att, block.attn.last_attention), 0.0, 1e-6,
                         "CausalSelfAttention::forward's own weights");
         lesson::confirm("recombined, proj(merge(att @ v)), against attn.forward(ln1(x))",
-                        max_abs_diff(recombine(block, att, h.v), out), 0.0, 1e-5, "the block's attention output");
+                        lesson::max_abs_diff(recombine(block, att, h.v), out), 0.0, 1e-5, "the block's attention output");
         maps.push_back(att);
         x = block.forward(x);   // the stream entering the next block
     }
 
     lesson::section("the heatmaps: attention.svg");
-    const std::string svg = std::string(POET_SOURCE_DIR) + "/lessons/25_attention_maps/attention.svg";
-    SvgCounts drawn = write_attention_svg(svg, maps, labels,
-                                          "登鹳雀楼 (k = 山): row t = the query, column s = the key it reads; "
-                                          "darker = more weight, grey = the masked future");
-    std::cout << "wrote lessons/25_attention_maps/attention.svg: " << drawn.maps << " maps of " << T << " x " << T
-              << ", " << drawn.cells << " cells (the " << T * (T + 1) / 2 << " on and below each diagonal), "
-              << drawn.labels << " character labels\n";
-    std::ifstream in(svg);
-    std::map<std::string, size_t> elements = xml_element_counts(std::string((std::istreambuf_iterator<char>(in)), {}));
+    std::vector<svg::Heatmap> panels;   // a row of NH maps per layer
+    for (size_t layer = 0; layer < cfg.n_layer; ++layer)
+        for (size_t head = 0; head < NH; ++head) panels.push_back(head_map(maps[layer], layer, head, labels));
+    svg::HeatmapCounts drawn;
+    const svg::Output out = svg::in_lesson_folder(__FILE__, "attention.svg");
+    svg::write_file(out.path, svg::heatmaps(panels,
+                                            "登鹳雀楼 (k = 山): row t = the query, column s = the key it reads; "
+                                            "darker = more weight, grey = the masked future",
+                                            NH, &drawn));
+    std::cout << "wrote " << out.shown << ": " << drawn.maps << " maps of " << T << " x " << T << ", " << drawn.cells
+              << " cells (in each map the " << T * (T + 1) / 2 << " on and below the diagonal shaded, the " << T * (T - 1) / 2
+              << " above it grey: " << drawn.masked << " grey, the masked future), " << drawn.labels << " character labels\n";
+    std::map<std::string, size_t> elements = svg::check_file(out.path);
     std::cout << "read back: well-formed XML, one <svg>, " << elements["rect"] << " <rect> (cells, borders, background), "
-              << elements["text"] << " <text>, " << elements["path"] << " <path> (the masked future)\n";
-    lesson::confirm("<rect> elements", static_cast<double>(elements["rect"]),
-                    static_cast<double>(drawn.cells + drawn.maps + 1), 0.0, "one per cell, a border per map, a background");
-    lesson::confirm("<text> elements", static_cast<double>(elements["text"]),
-                    static_cast<double>(drawn.labels + drawn.maps + 1), 0.0, "two labels per position, a title per map and one");
-    std::cout << render_with_rsvg(svg) << "\n";
+              << elements["text"] << " <text> (labels, titles, axis names)\n";
+    lesson::confirm("<rect> elements", static_cast<double>(elements["rect"]), static_cast<double>(drawn.rects()), 0.0,
+                    "one per cell, a border per map, a background");
+    lesson::confirm("<text> elements", static_cast<double>(elements["text"]), static_cast<double>(drawn.texts(true)), 0.0,
+                    "two labels per position, a title and two axis names per map, one title");
+    std::cout << render_with_rsvg(out.path) << "\n";
 
     lesson::section("this poem: the query at " + labels[kWritesRhyme] + " (t = 24), whose output predicts the rhyme " +
                     labels[kLine4Rhyme]);

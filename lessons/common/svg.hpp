@@ -113,7 +113,10 @@ struct Heatmap {
     std::vector<std::vector<std::string>> cell_text;  // optional R x C: written instead of the number
     std::vector<std::vector<bool>> masked;            // optional R x C: drawn grey (a masked cell)
     double cell = 46;                           // side of a cell in px
+    double font = 0;                            // font size of the labels and numbers in px; 0: 0.32 cell, at most 13
 };
+
+inline double font_of(const Heatmap& m) { return m.font > 0 ? m.font : std::min(13.0, m.cell * 0.32); }
 
 // What a heatmap figure holds, to compare with what is read back from the file.
 struct HeatmapCounts {
@@ -136,7 +139,7 @@ inline std::string heatmaps(const std::vector<Heatmap>& maps, const std::string&
             throw std::invalid_argument("svg::heatmaps: '" + m.title + "' has " + std::to_string(R) + " x " +
                                         std::to_string(C) + " values but " + std::to_string(m.row_labels.size()) +
                                         " row and " + std::to_string(m.col_labels.size()) + " column labels");
-        const double fs = std::min(13.0, m.cell * 0.32);
+        const double fs = font_of(m);
         double label_w = 0;
         for (const auto& l : m.row_labels) label_w = std::max(label_w, text_width(l, fs));
         // the row axis name sits in the corner above the row labels, the column axis name above the columns
@@ -170,7 +173,7 @@ inline std::string heatmaps(const std::vector<Heatmap>& maps, const std::string&
         for (size_t c = 0; c < i % per_row; ++c) ox += col_w[c];
         for (size_t r = 0; r < i / per_row; ++r) oy += row_h[r];
         const double x0 = ox + boxes[i].left, y0 = oy + boxes[i].top, cell = m.cell;
-        const double fs = std::min(13.0, cell * 0.32), cw = cell * static_cast<double>(C), ch = cell * static_cast<double>(R);
+        const double fs = font_of(m), cw = cell * static_cast<double>(C), ch = cell * static_cast<double>(R);
         ++n.maps;
         o << text(ox, oy + 14, 13, m.title, "start", "font-weight=\"bold\"");
         o << text(x0 + cw / 2, oy + 30, 11, m.col_axis + " \u2192", "middle", "fill=\"#555\"");
