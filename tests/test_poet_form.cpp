@@ -179,6 +179,56 @@ TEST_CASE("checker: regular, broken and 仄-rhymed real quatrains", "[poet][form
     REQUIRE_THROWS_WITH(check("白日依山尽，"), Catch::Contains("not a well-formed quatrain"));
 }
 
+TEST_CASE("explain: the template, the rhyme, every line's tones and pattern, the broken slots", "[poet][form]") {
+    auto marks = [](const std::u32string& chars) {   // the tones as --explain's legend names them
+        std::string out;
+        for (char32_t c : chars) {
+            poet::Tones t = table().tones(c);
+            out += t == poet::kLevel ? "平" : t == poet::kOblique ? "仄" : t == poet::kBothTones ? "兼" : "？";
+        }
+        return out;
+    };
+    auto lines = [](const std::string& text) {
+        std::vector<std::string> out;
+        for (size_t at = 0, end; at < text.size(); at = end + 1) {
+            end = text.find('\n', at);
+            REQUIRE(end != std::string::npos);   // every line ends in a newline
+            out.push_back(text.substr(at, end - at));
+        }
+        return out;
+    };
+    std::u32string stork = poet::decode_utf8("白日依山尽，黄河入海流。欲穷千里目，更上一层楼。");
+    std::vector<std::string> got = lines(poet::form::explain(stork, table()));
+    const char* patterns[] = {"中仄中平仄", "中平中仄平", "中平中仄仄", "中仄中平平"};   // 仄起首句不入韵
+    REQUIRE(got.size() == 5);
+    REQUIRE(got[0] == "  仄起首句不入韵, rhyme 下平声 十一尤: 流 楼");
+    for (size_t line = 0; line < 4; ++line) {
+        std::u32string chars = poet::quatrain::line(stork, line);
+        REQUIRE(got[line + 1] == "    " + poet::encode_utf8(chars) + "  " + marks(chars) + "  " + patterns[line] +
+                                     (line % 2 == 1 ? "  韵" : ""));
+    }
+
+    std::u32string night = poet::decode_utf8("床前明月光，疑是地上霜。举头望明月，低头思故乡。");   // a 古绝
+    poet::form::Check c = poet::form::check(night, table());
+    const poet::form::Template& t = poet::form::templates()[static_cast<size_t>(c.template_index)];
+    got = lines(poet::form::explain(night, table()));
+    REQUIRE(got.size() == 5 + c.broken.size());
+    REQUIRE(got[0].rfind("  " + t.name + " (the nearest; this poem breaks it), rhyme ", 0) == 0);
+    for (size_t i = 0; i < c.broken.size(); ++i) {
+        size_t s = c.broken[i];
+        std::string wants = t.slots[s] == Need::Level ? "平" : "仄";
+        REQUIRE(got[5 + i] == "    breaks at " + poet::encode_utf8(night[poet::quatrain::slot_position(s)]) + ": line " +
+                                  std::to_string(s / 5 + 1) + ", position " + std::to_string(s % 5 + 1) + " wants " +
+                                  wants);
+    }
+
+    std::u32string same = poet::decode_utf8("白日依山尽，黄河入海流。欲穷千里目，更上一层流。");   // a rhyme repeated
+    REQUIRE(lines(poet::form::explain(same, table()))[0] ==
+            "  仄起首句不入韵 (the nearest; this poem breaks it), rhyme 流 流: no level group holds them all without a "
+            "repeat");
+    REQUIRE(poet::form::explain(poet::decode_utf8("白日依山尽，"), table()) == "  (not a quatrain: nothing to explain)\n");
+}
+
 TEST_CASE("form state: the first rhyme picks the group, later rhymes keep it and never repeat", "[poet][form]") {
     std::vector<bool> every(table().group_count(), true);
     poet::form::FormState state(table(), every);

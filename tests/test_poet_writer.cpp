@@ -1,11 +1,15 @@
 // Writing quatrains from an untrained tiny model: constrained decoding always gives a well-formed
-// quatrain, and the placement mechanism always puts the prompt character into the poem.
+// quatrain, the placement mechanism always puts the prompt character into the poem, and slot_odds
+// gives the odds it places it by.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include "poet/corpus.hpp"
 #include "poet/decode.hpp"
 #include "poet/eval.hpp"
+#include "poet/form.hpp"
 #include "poet/model.hpp"
 #include "poet/quatrain.hpp"
+#include "poet/rhyme.hpp"
 #include "poet/utf8.hpp"
 #include "poet/writer.hpp"
 #include "poet_test_util.hpp"
@@ -79,6 +83,87 @@ TEST_CASE("writer: acrostic opens with the character, prefix-only and free decod
     opt.constrained = true;
     REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {m.tok.id(U'，')}, opt, gen),
                         Catch::Contains("not a Chinese character"));
+}
+
+TEST_CASE("writer: slot_odds gives q_s, the odds write_poems places the character by", "[poet][writer]") {
+    poet::PoetModel m = untrained(5);   // tiny_config's dropout: slot_odds must run in eval mode
+    REQUIRE(m.gpt->is_training());
+    const std::vector<int> han = poet::han_ids(m.tok);
+    const int k = m.tok.id(U'山');
+    poet::WriteOptions opt;
+    opt.placement = poet::Placement::Prefix;   // the first pass alone
+    opt.sampling.temperature = 0.f;            // greedy: the draft Placement::Model starts from too
+    pg::Generator gen(1);
+    poet::WrittenPoem draft = poet::write_poems(*m.gpt, m.tok, {k}, opt, gen)[0];
+    REQUIRE_FALSE(draft.has_char);
+    std::vector<int> row = {poet::Tokenizer::BOS, k, poet::Tokenizer::SEP};
+    row.insert(row.end(), draft.ids.begin(), draft.ids.end());
+
+    // q_s is the model's probability over the ideographs of writing k at slot s after the draft before s
+    for (float T : {1.0f, 0.7f}) {
+        poet::SlotOdds odds = poet::slot_odds(*m.gpt, m.tok, {row}, poet::Form::Loose, T)[0];
+        REQUIRE(m.gpt->is_training());   // put back as it was
+        REQUIRE(odds.q.size() == 20);
+        m.gpt->eval();
+        for (size_t s = 0; s < 20; ++s) {
+            size_t pos = 3 + poet::quatrain::slot_position(s);
+            std::vector<int> before(row.begin(), row.begin() + static_cast<long>(pos));
+            std::vector<double> p = poet::allowed_probabilities(poet::next_logits(*m.gpt, {before})[0], han, T);
+            size_t at = static_cast<size_t>(std::lower_bound(han.begin(), han.end(), k) - han.begin());
+            REQUIRE(odds.fits[s]);   // the loose form takes any ideograph anywhere
+            REQUIRE(odds.q[s] > 0);
+            REQUIRE(odds.q[s] == Approx(p[at]).epsilon(1e-4));
+        }
+        m.gpt->train();
+    }
+    // at T = 0 q is taken at T = 1, and greedy placement puts k where q_s is largest
+    std::vector<double> q0 = poet::slot_odds(*m.gpt, m.tok, {row}, poet::Form::Loose, 0.f)[0].q;
+    REQUIRE(q0 == poet::slot_odds(*m.gpt, m.tok, {row}, poet::Form::Loose, 1.f)[0].q);
+    opt.placement = poet::Placement::Model;
+    pg::Generator gen_placed(1);
+    poet::WrittenPoem placed = poet::write_poems(*m.gpt, m.tok, {k}, opt, gen_placed)[0];
+    REQUIRE(placed.forced_slot == std::max_element(q0.begin(), q0.end()) - q0.begin());
+    // a batch gives each draft its own odds
+    std::vector<poet::SlotOdds> both = poet::slot_odds(*m.gpt, m.tok, {row, row}, poet::Form::Loose, 0.f);
+    REQUIRE(both.size() == 2);
+    for (size_t s = 0; s < 20; ++s) REQUIRE(both[1].q[s] == Approx(q0[s]).epsilon(1e-5));
+
+    // under 格律 k fits only where a template still possible after the draft before it allows k
+    poet::WriteOptions reg = opt;
+    reg.form = poet::Form::Regulated;
+    reg.placement = poet::Placement::Prefix;
+    const int yue = m.tok.id(U'月');   // oblique only: never at a level slot
+    for (uint64_t seed = 0; seed < 4; ++seed) {
+        pg::Generator g(seed);
+        reg.sampling.temperature = 0.8f;
+        poet::WrittenPoem d = poet::write_poems(*m.gpt, m.tok, {yue}, reg, g)[0];
+        std::vector<int> r = {poet::Tokenizer::BOS, yue, poet::Tokenizer::SEP};
+        r.insert(r.end(), d.ids.begin(), d.ids.end());
+        poet::SlotOdds odds = poet::slot_odds(*m.gpt, m.tok, {r}, poet::Form::Regulated, 0.8f)[0];
+        std::vector<char32_t> han_chars;
+        for (int id : han) han_chars.push_back(m.tok.char_of(id));
+        std::vector<bool> pool = poet::form::rhyme_pool(poet::pingshui(), han_chars);
+        poet::form::FormState state(poet::pingshui(), pool);
+        std::u32string poem = poet::decode_utf8(d.text);
+        size_t fitting = 0;
+        for (size_t s = 0; s < 20; ++s) {
+            INFO(d.text << ", slot " << s);
+            REQUIRE(odds.fits[s] == state.allows(U'月'));
+            REQUIRE((odds.fits[s] ? odds.q[s] > 0 : odds.q[s] == 0));
+            fitting += odds.fits[s];
+            state.advance(poem[poet::quatrain::slot_position(s)]);
+        }
+        REQUIRE(fitting > 0);
+        REQUIRE(fitting < 20);
+    }
+
+    // rows that are not drafts are refused
+    std::vector<int> short_row(row.begin(), row.begin() + 20), not_han = row, no_bos = row;
+    not_han[4] = m.tok.id(U'，');
+    no_bos[0] = poet::Tokenizer::SEP;
+    for (const std::vector<int>& bad : {short_row, not_han, no_bos})
+        REQUIRE_THROWS_WITH(poet::slot_odds(*m.gpt, m.tok, {row, bad}, poet::Form::Loose, 1.f),
+                            Catch::Contains("slot_odds: draft 1 is not BOS k SEP"));
 }
 
 TEST_CASE("writer: sampling helpers respect the allowed set, temperature and top-k", "[poet][writer]") {

@@ -1,7 +1,8 @@
 // Lesson 23 experiment: from logits to a poem. Temperature, greedy and top-k on five hand-made logits
 // (poet::allowed_probabilities, poet::sample_token), a seed that repeats a sample, then lesson 22's
 // trained model: its next character, the slot masks, where it would put a prompt character
-// (placement.svg), an acrostic and a poem in 格律 with its tones. Leaves out: evaluation (lesson 24).
+// (placement.svg, from poet::slot_odds), an acrostic and a poem in 格律 with its tones (poet::form::explain).
+// Leaves out: evaluation (lesson 24).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -15,7 +16,6 @@
 #include "poet/decode.hpp"
 #include "poet/form.hpp"
 #include "poet/quatrain.hpp"
-#include "poet/records.hpp"
 #include "poet/rhyme.hpp"
 #include "poet/utf8.hpp"
 #include "poet/writer.hpp"
@@ -81,54 +81,6 @@ static void write_placement_svg(const std::string& path, const std::u32string& d
     }
     s << "</svg>\n";
     std::ofstream(path) << s.str();
-}
-
-// q_s for every slot of a loose-form draft: the model's probability at temperature T, over the
-// ideographs, of writing k at slot s given the draft before s. One forward pass over the draft;
-// the same numbers as writer.cpp's slot_odds for Form::Loose (which writer.hpp does not export).
-static std::vector<double> placement_scores(pg::nn::GPT& gpt, const std::vector<int>& row, int k,
-                                            const std::vector<int>& han, float T) {
-    pg::NoGradGuard no_grad;
-    const size_t len = poet::kRecordLength - 1, V = gpt.config().vocab_size;
-    std::vector<float> flat(row.begin(), row.begin() + static_cast<long>(len));
-    pg::Tensor logits = gpt.forward(pg::tensor(flat, {1, len}));   // (1,T,V)
-    const size_t at = static_cast<size_t>(std::lower_bound(han.begin(), han.end(), k) - han.begin());
-    std::vector<double> qs(q::kChars);
-    for (size_t s = 0; s < q::kChars; ++s) {
-        size_t pos = poet::kPromptLength + q::slot_position(s);   // predicted by the input at pos - 1
-        std::vector<float> z(logits.ptr() + (pos - 1) * V, logits.ptr() + pos * V);
-        qs[s] = poet::allowed_probabilities(z, han, T)[at];
-    }
-    return qs;
-}
-
-static const char* tone_mark(poet::Tones t) {
-    return t == poet::kLevel ? "平" : t == poet::kOblique ? "仄" : t == poet::kBothTones ? "兼" : "？";
-}
-static const char* need_mark(poet::form::Need n) {
-    return n == poet::form::Need::Free ? "中" : n == poet::form::Need::Level ? "平" : "仄";
-}
-
-// A regulated poem's form, as ./poet write --explain shows it: the template, the rhyme group, each
-// line with its characters' tones and the template's pattern (form::check, the rhyme table).
-static void explain(const std::u32string& poem) {
-    const poet::RhymeTable& table = poet::pingshui();
-    poet::form::Check c = poet::form::check(poem, table);
-    const poet::form::Template& t = poet::form::templates()[static_cast<size_t>(c.template_index)];
-    std::string groups, rhymes;
-    for (int g : c.rhyme_groups) groups += (groups.empty() ? "" : " or ") + poet::group_label(table.group(g));
-    for (size_t s : poet::form::rhyme_slots(t)) rhymes += " " + poet::encode_utf8(poem[q::slot_position(s)]);
-    std::cout << "template " << t.name << ", rhyme " << groups << ":" << rhymes << "\n";
-    for (size_t line = 0; line < q::kLines; ++line) {
-        std::string tones, pattern;
-        for (size_t s = line * q::kLineChars; s < (line + 1) * q::kLineChars; ++s) {
-            tones += tone_mark(table.tones(poem[q::slot_position(s)]));
-            pattern += need_mark(t.slots[s]);
-        }
-        std::cout << "  " << poet::encode_utf8(q::line(poem, line)) << "  " << tones << "  " << pattern
-                  << (t.rhymes_at((line + 1) * q::kLineChars - 1) ? "  韵" : "") << "\n";
-    }
-    std::cout << "regular " << (c.regular ? "yes" : "no") << ", broken slots " << c.broken.size() << "\n";
 }
 
 // How many ideographs 格律 leaves open at each slot while the poem is written (form::FormState).
@@ -257,7 +209,9 @@ static void run() {
     std::cout << "seed " << seed << ", draft without 月: " << draft.text << "\n";
     std::vector<int> row = {poet::Tokenizer::BOS, yue, poet::Tokenizer::SEP};
     row.insert(row.end(), draft.ids.begin(), draft.ids.end());
-    std::vector<double> qs = placement_scores(gpt, row, yue, han, draft_opt.sampling.temperature);
+    // q_s: the model's probability of writing 月 at slot s given the draft before it, as writer.cpp's
+    // second pass computes it (one forward pass over the draft; in the loose form 月 fits every slot).
+    std::vector<double> qs = poet::slot_odds(gpt, tok, {row}, poet::Form::Loose, draft_opt.sampling.temperature)[0].q;
     std::cout << "q_s (20) at T = 0.8, four lines of five slots:\n";
     for (size_t line = 0; line < q::kLines; ++line) {
         std::vector<double> part(qs.begin() + static_cast<long>(line * 5), qs.begin() + static_cast<long>(line * 5 + 5));
@@ -295,7 +249,7 @@ static void run() {
     poet::WrittenPoem r = poet::write_poems(gpt, tok, {yue}, reg, gen_reg)[0];
     std::u32string poem = poet::decode_utf8(r.text);
     std::cout << poet::couplets(r.text, "  ") << "\n";
-    explain(poem);
+    std::cout << poet::form::explain(poem, poet::pingshui());   // what ./poet write --explain prints
     std::cout << "ideographs open at each slot as it was written (of " << han.size() << "):\n";
     form_masks(poem, han_chars);
     lesson::confirm("form::check calls it regular", poet::form::check(poem, poet::pingshui()).regular, 1, 0,
@@ -306,7 +260,7 @@ static void run() {
         pg::Generator gen_demo(8);
         poet::WrittenPoem d = poet::write_poems(*demo->gpt, demo->tok, {demo->tok.id(U'月')}, reg, gen_demo)[0];
         std::cout << poet::couplets(d.text, "  ") << "\n";
-        explain(poet::decode_utf8(d.text));
+        std::cout << poet::form::explain(poet::decode_utf8(d.text), poet::pingshui());
     }
 }
 

@@ -1,7 +1,7 @@
 // `./poet write 春`: quatrains for one character from a trained checkpoint, in 格律 by default
 // (--form loose: the shape only; --free: no constraints). Poems go to stdout, one couplet per line,
-// with --explain the template, rhyme group and tone of every character under each; the seed and how
-// the character got into each poem go to stderr.
+// with --explain the template, rhyme group and tone of every character under each (form::explain);
+// the seed and how the character got into each poem go to stderr.
 // Leaves out: batch prompts (call it once per character, or see ./poet eval).
 #include <cstdio>
 #include "poet/commands.hpp"
@@ -16,59 +16,6 @@ namespace poet {
 // A poem as two couplets on two lines; anything not well formed is printed as it came.
 static std::string show(const WrittenPoem& p) {
     return p.well_formed ? couplets(p.text) : p.text + "    (not a well-formed quatrain)";
-}
-
-static const char* tone_mark(Tones t) {
-    switch (t) {
-        case kLevel: return "平";
-        case kOblique: return "仄";
-        case kBothTones: return "兼";
-        default: return "？";
-    }
-}
-
-static const char* need_mark(form::Need n) {
-    return n == form::Need::Free ? "中" : n == form::Need::Level ? "平" : "仄";
-}
-
-// "上平声 五微: 归 微 飞": the group(s) the template's rhyme characters share, then the characters.
-static std::string rhyme_of(const form::Check& c, const form::Template& t, const std::u32string& poem,
-                            const RhymeTable& table) {
-    std::string chars, groups;
-    for (size_t s : form::rhyme_slots(t))
-        chars += (chars.empty() ? "" : " ") + encode_utf8(poem[quatrain::slot_position(s)]);
-    if (c.rhyme_groups.empty()) return chars + ": no level group holds them all without a repeat";
-    for (int g : c.rhyme_groups) groups += (groups.empty() ? "" : " or ") + group_label(table.group(g));
-    return groups + ": " + chars;
-}
-
-// "春风得未归  平平仄仄平  中平中仄平  韵": a line, its characters' tones, the template's pattern.
-static std::string tones_of_line(size_t line, const form::Template& t, const std::u32string& poem,
-                                 const RhymeTable& table) {
-    std::string tones, pattern;
-    for (size_t s = line * quatrain::kLineChars; s < (line + 1) * quatrain::kLineChars; ++s) {
-        tones += tone_mark(table.tones(poem[quatrain::slot_position(s)]));
-        pattern += need_mark(t.slots[s]);
-    }
-    bool rhymes = t.rhymes_at((line + 1) * quatrain::kLineChars - 1);
-    return encode_utf8(quatrain::line(poem, line)) + "  " + tones + "  " + pattern + (rhymes ? "  韵" : "");
-}
-
-// Under a poem: the template that fits it best and its rhyme group, then each line with the tone
-// of each character and the template's pattern, and the characters that break it.
-static std::string explain(const std::string& text, const RhymeTable& table) {
-    std::u32string poem = decode_utf8(text);
-    if (!quatrain::well_formed(poem)) return "  (not a quatrain: nothing to explain)\n";
-    form::Check c = form::check(poem, table);
-    const form::Template& t = form::templates()[static_cast<size_t>(c.template_index)];
-    std::string out = "  " + t.name + (c.regular ? "" : " (the nearest; this poem breaks it)") + ", rhyme " +
-                      rhyme_of(c, t, poem, table) + "\n";
-    for (size_t line = 0; line < quatrain::kLines; ++line) out += "    " + tones_of_line(line, t, poem, table) + "\n";
-    for (size_t s : c.broken)
-        out += "    breaks at " + encode_utf8(poem[quatrain::slot_position(s)]) + ": line " +
-               std::to_string(s / quatrain::kLineChars + 1) + ", position " +
-               std::to_string(s % quatrain::kLineChars + 1) + " wants " + need_mark(t.slots[s]) + "\n";
-    return out;
 }
 
 static const char* kExplainLegend =
@@ -118,7 +65,7 @@ int cmd_write(int argc, char** argv) {
     size_t drafted = 0, forced = 0;
     for (size_t i = 0; i < poems.size(); ++i) {
         std::printf("%s%s\n", i ? "\n" : "", show(poems[i]).c_str());
-        if (a.on("explain")) std::printf("%s", explain(poems[i].text, pingshui()).c_str());
+        if (a.on("explain")) std::printf("%s", form::explain(decode_utf8(poems[i].text), pingshui()).c_str());
         drafted += poems[i].drafted_with_char;
         forced += poems[i].forced_slot >= 0;
     }

@@ -1,5 +1,6 @@
-// The templates, the checker and the decoding state of form.hpp. A template is written the way a
-// handbook of 格律 prints it: 中 free, 平 level, 仄 oblique, in the quatrain's own layout.
+// The templates, the checker, its explanation and the decoding state of form.hpp. A template is
+// written the way a handbook of 格律 prints it: 中 free, 平 level, 仄 oblique, in the quatrain's own
+// layout.
 // Leaves out: 七言 forms and 仄-rhymed (古绝) quatrains, which the checker simply finds irregular.
 #include "poet/form.hpp"
 #include <algorithm>
@@ -69,6 +70,39 @@ std::u32string characters(const std::u32string& poem) {
     return chars;
 }
 
+// explain's marks: a character's tones in the table, and what a template's slot asks.
+const char* tone_mark(Tones t) {
+    switch (t) {
+        case kLevel: return "平";
+        case kOblique: return "仄";
+        case kBothTones: return "兼";
+        default: return "？";
+    }
+}
+
+const char* need_mark(Need n) { return n == Need::Free ? "中" : n == Need::Level ? "平" : "仄"; }
+
+// "上平声 五微: 归 微 飞": the group(s) the template's rhyme characters share, then the characters.
+std::string rhyme_of(const Check& c, const Template& t, const std::u32string& poem, const RhymeTable& table) {
+    std::string chars, groups;
+    for (size_t s : rhyme_slots(t))
+        chars += (chars.empty() ? "" : " ") + encode_utf8(poem[quatrain::slot_position(s)]);
+    if (c.rhyme_groups.empty()) return chars + ": no level group holds them all without a repeat";
+    for (int g : c.rhyme_groups) groups += (groups.empty() ? "" : " or ") + group_label(table.group(g));
+    return groups + ": " + chars;
+}
+
+// "春风得未归  平平仄仄平  中平中仄平  韵": a line, its characters' tones, the template's pattern.
+std::string tones_of_line(size_t line, const Template& t, const std::u32string& poem, const RhymeTable& table) {
+    std::string tones, pattern;
+    for (size_t s = line * quatrain::kLineChars; s < (line + 1) * quatrain::kLineChars; ++s) {
+        tones += tone_mark(table.tones(poem[quatrain::slot_position(s)]));
+        pattern += need_mark(t.slots[s]);
+    }
+    bool rhymes = t.rhymes_at((line + 1) * quatrain::kLineChars - 1);
+    return encode_utf8(quatrain::line(poem, line)) + "  " + tones + "  " + pattern + (rhymes ? "  韵" : "");
+}
+
 }  // namespace
 
 bool Template::rhymes_at(size_t slot) const { return is_line_end(slot) && slots[slot] == Need::Level; }
@@ -125,6 +159,22 @@ Check check(const std::u32string& poem, const RhymeTable& table) {
         }
     }
     return c;
+}
+
+// The template that fits best and its rhyme group, then each line with the tone of each character
+// and the template's pattern, and the characters that break it.
+std::string explain(const std::u32string& poem, const RhymeTable& table) {
+    if (!quatrain::well_formed(poem)) return "  (not a quatrain: nothing to explain)\n";
+    Check c = check(poem, table);
+    const Template& t = templates()[static_cast<size_t>(c.template_index)];
+    std::string out = "  " + t.name + (c.regular ? "" : " (the nearest; this poem breaks it)") + ", rhyme " +
+                      rhyme_of(c, t, poem, table) + "\n";
+    for (size_t line = 0; line < quatrain::kLines; ++line) out += "    " + tones_of_line(line, t, poem, table) + "\n";
+    for (size_t s : c.broken)
+        out += "    breaks at " + encode_utf8(poem[quatrain::slot_position(s)]) + ": line " +
+               std::to_string(s / quatrain::kLineChars + 1) + ", position " +
+               std::to_string(s % quatrain::kLineChars + 1) + " wants " + need_mark(t.slots[s]) + "\n";
+    return out;
 }
 
 std::vector<bool> rhyme_pool(const RhymeTable& table, const std::vector<char32_t>& chars) {

@@ -1,6 +1,7 @@
 // The regular form (格律) of a 五言绝句: the four tonal templates as data, `check`, which judges a
-// finished poem against them (eval and --explain use it; it knows nothing of decoding), and
-// FormState, what constrained decoding tracks slot by slot so that every poem it writes is regular.
+// finished poem against them (eval and --explain use it; it knows nothing of decoding), `explain`,
+// check's verdict as ./poet write --explain prints it, and FormState, what constrained decoding
+// tracks slot by slot so that every poem it writes is regular.
 // Leaves out: 孤平, 三平尾 and 拗救: positions 1 and 3 of every line are free (一三五不论).
 #pragma once
 #include <array>
@@ -41,6 +42,14 @@ struct Check {
 
 // Judges a well-formed quatrain (24 characters); throws std::invalid_argument for anything else.
 Check check(const std::u32string& poem, const RhymeTable& table);
+
+// check's verdict as text, what ./poet write --explain prints under a poem (and lesson 23 prints):
+//   "  平起首句入韵, rhyme 上平声 五微: 归 微 飞\n" (or "  <name> (the nearest; this poem breaks it), ..."),
+//   then each line, "    春风得未归  平平仄仄平  中平中仄平  韵\n": its characters, their tones (平 level,
+//   仄 oblique, 兼 both readings, ？ not in the table), the template's pattern (中 free), 韵 at a rhyme
+//   slot; then "    breaks at C: line L, position P wants 平\n" for each slot that breaks the template.
+// For anything but a well-formed quatrain, the one line "  (not a quatrain: nothing to explain)\n".
+std::string explain(const std::u32string& poem, const RhymeTable& table);
 
 // The level groups with at least as many of `chars` as a template has rhyme slots: the groups a
 // poem written from these characters can rhyme in without repeating a rhyme character.

@@ -112,16 +112,10 @@ void extend_rows(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const st
     extend(gpt, rows, fixed, length, opt.constrained ? rule.han() : std::vector<int>{}, opt.sampling, gen);
 }
 
-// For every slot s of each draft: may k go there (given the draft before s), and q_s, the
-// probability at this temperature over the ids allowed at s that the model writes k there.
-// One forward pass over the drafts.
-struct SlotOdds {
-    std::vector<bool> fits;
-    std::vector<double> q;
-};
-
-std::vector<SlotOdds> slot_odds(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& rows, const SlotRule& rule,
-                                float temperature) {
+// writer.hpp's slot_odds under one slot rule, for drafts already checked: for every slot s of each
+// draft, may k go there (given the draft before s), and q_s. One forward pass over the drafts.
+std::vector<SlotOdds> odds_under(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& rows, const SlotRule& rule,
+                                 float temperature) {
     pg::NoGradGuard no_grad;
     const size_t B = rows.size(), T = kRowLength - 1, V = gpt.config().vocab_size;
     std::vector<float> flat;
@@ -179,6 +173,37 @@ bool contains(const std::vector<int>& row, int k) {
 
 }  // namespace
 
+std::vector<SlotOdds> slot_odds(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<std::vector<int>>& drafts,
+                                Form form, float temperature) {
+    if (gpt.config().context < kRowLength - 1)
+        throw std::invalid_argument("slot_odds: the model's context " + std::to_string(gpt.config().context) +
+                                    " is shorter than a record");
+    const std::vector<int> punctuation = layout(tok);
+    for (size_t b = 0; b < drafts.size(); ++b) {
+        const std::vector<int>& row = drafts[b];
+        bool ok = row.size() >= kRowLength - 1 && row[0] == Tokenizer::BOS && row[2] == Tokenizer::SEP &&
+                  row[1] >= 0 && static_cast<size_t>(row[1]) < tok.size() && tok.is_han(row[1]);
+        for (size_t t = kPoemStart; ok && t < kRowLength - 1; ++t)
+            ok = punctuation[t] >= 0 ? row[t] == punctuation[t]
+                                     : row[t] >= 0 && static_cast<size_t>(row[t]) < tok.size() && tok.is_han(row[t]);
+        if (!ok)
+            throw std::invalid_argument("slot_odds: draft " + std::to_string(b) +
+                                        " is not BOS k SEP and a poem in the quatrain's layout (k and the 20 slots "
+                                        "ideographs of the vocabulary)");
+    }
+    bool was_training = gpt.is_training();
+    gpt.eval();
+    std::vector<SlotOdds> odds;
+    try {
+        odds = odds_under(gpt, drafts, SlotRule(tok, form), temperature);
+    } catch (...) {
+        gpt.train(was_training);
+        throw;
+    }
+    gpt.train(was_training);
+    return odds;
+}
+
 std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<int>& ks,
                                      const WriteOptions& opt, pg::Generator& gen) {
     for (int k : ks)
@@ -216,7 +241,7 @@ std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, con
         if (!lacking.empty()) {
             std::vector<std::vector<int>> drafts;
             for (size_t i : lacking) drafts.push_back(rows[i]);
-            std::vector<SlotOdds> odds = slot_odds(gpt, drafts, rule, opt.sampling.temperature);
+            std::vector<SlotOdds> odds = odds_under(gpt, drafts, rule, opt.sampling.temperature);
             for (size_t j = 0; j < lacking.size(); ++j) {
                 size_t i = lacking[j], slot = choose_slot(odds[j], opt.sampling.temperature, gen);
                 if (slot == quatrain::kChars) {

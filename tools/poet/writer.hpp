@@ -60,6 +60,22 @@ std::vector<int> han_ids(const Tokenizer& tok);
 std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<int>& ks,
                                      const WriteOptions& opt, pg::Generator& gen);
 
+// The second pass's numbers for one draft: for each of the 20 slots s, may k go there given the
+// draft before s (always in the loose form; under 格律 only where its tone, and at a rhyme slot its
+// group, fits a template still possible), and q_s, the probability at this temperature (at T = 1
+// when it is 0) over the ids allowed at s that the model writes k there; q_s = 0 where k does not fit.
+struct SlotOdds {
+    std::vector<bool> fits;     // (20)
+    std::vector<double> q;      // (20)
+};
+
+// SlotOdds for each draft, from one forward pass over them all: the numbers write_poems draws the
+// slot from. A draft is a row BOS k SEP and the 24 ids of a poem in the quatrain's layout (EOS after
+// them or not), with an ideograph in every slot. Throws std::invalid_argument for any other row, and
+// under 格律 for a draft that breaks the form (as form::FormState::advance does).
+std::vector<SlotOdds> slot_odds(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<std::vector<int>>& drafts,
+                                Form form, float temperature);
+
 // Does `ids` (after SEP) hold a well-formed quatrain followed by EOS?
 bool is_well_formed(const std::vector<int>& ids, const Tokenizer& tok);
 
