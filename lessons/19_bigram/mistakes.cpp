@@ -8,7 +8,7 @@
 #include "check.hpp"
 
 double exercise::pair_probability(const poet::BigramCounts& counts, int prev, int next, double alpha) {
-    double V = static_cast<double>(counts.vocab_size());
+    [[maybe_unused]] double V = static_cast<double>(counts.vocab_size());  // unused by mistake 1
 #if MISTAKE == 1
     return static_cast<double>(counts.count(prev, next)) / static_cast<double>(counts.row_total(prev));
 #elif MISTAKE == 2
