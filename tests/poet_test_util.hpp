@@ -6,6 +6,7 @@
 #include <string>
 #include <unistd.h>
 #include "poet/config.hpp"
+#include "poet/train.hpp"
 
 namespace poet_test {
 
@@ -40,6 +41,15 @@ struct SmallCorpus : TempDir {
         copy("jueju_val.txt", n_val);
     }
 };
+
+// A run into `out` on the corpus in `data`, with no progress on stderr.
+inline poet::TrainOptions quiet_options(const std::string& out, const std::string& data) {
+    poet::TrainOptions opt;
+    opt.out_dir = out;
+    opt.data_dir = data;
+    opt.show_progress = false;
+    return opt;
+}
 
 inline poet::TrainConfig tiny_config() {
     poet::TrainConfig c;

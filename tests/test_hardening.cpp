@@ -133,10 +133,7 @@ TEST_CASE("hardening: a huge learning rate never leaves a destroyed model as the
     cfg.lr = 1e30f;
     cfg.warmup = 0;
     cfg.save_every = 1;
-    poet::TrainOptions opt;
-    opt.out_dir = run.path;
-    opt.data_dir = corpus.path;
-    opt.show_progress = false;
+    poet::TrainOptions opt = poet_test::quiet_options(run.path, corpus.path);
     CHECK_THAT(message_of<std::invalid_argument>([&] { poet::train(cfg, opt); }),
                Contains("--lr 1.00000002e+30 is outside its range [1e-12, 10]"));
     // the largest rate allowed: whatever happens, a checkpoint on disk is a model with a finite loss
@@ -159,10 +156,7 @@ TEST_CASE("hardening: a model too large for the machine is refused before it is 
     cfg.batch = 65536;
     cfg.n_embd = 4096;
     cfg.n_head = 64;
-    poet::TrainOptions opt;
-    opt.out_dir = run.path;
-    opt.data_dir = corpus.path;
-    opt.show_progress = false;
+    poet::TrainOptions opt = poet_test::quiet_options(run.path, corpus.path);
     CHECK_THAT(message_of<std::invalid_argument>([&] { poet::train(cfg, opt); }),
                Contains("would need about") && Contains("lower --batch (65536), --width (4096)"));
 }

@@ -13,14 +13,6 @@
 
 using poet::TrainStatus;
 
-static poet::TrainOptions options(const std::string& out, const std::string& data) {
-    poet::TrainOptions opt;
-    opt.out_dir = out;
-    opt.data_dir = data;
-    opt.show_progress = false;
-    return opt;
-}
-
 TEST_CASE("train: a tiny run writes checkpoint, metrics and loss curve, the loss falls", "[poet][train]") {
     poet_test::SmallCorpus corpus("falls");
     poet_test::TempDir run("falls_run");
@@ -28,7 +20,7 @@ TEST_CASE("train: a tiny run writes checkpoint, metrics and loss curve, the loss
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.steps = 30;
     cfg.dropout = 0.f;
-    poet::TrainResult r = poet::train(cfg, options(out, data));
+    poet::TrainResult r = poet::train(cfg, poet_test::quiet_options(out, data));
     REQUIRE(r.status == TrainStatus::Finished);
     REQUIRE(r.losses.size() == 30);
     REQUIRE(r.checkpoint_step == 30);
@@ -57,7 +49,7 @@ TEST_CASE("train: resume after an interruption gives exactly the uninterrupted l
 
     poet_test::TempDir whole_dir("resume_whole");
     const std::string& whole = whole_dir.path;
-    poet::TrainResult a = poet::train(cfg, options(whole, data));
+    poet::TrainResult a = poet::train(cfg, poet_test::quiet_options(whole, data));
     REQUIRE(a.status == TrainStatus::Finished);
     REQUIRE(a.losses.size() == 12);
 
@@ -65,7 +57,7 @@ TEST_CASE("train: resume after an interruption gives exactly the uninterrupted l
     poet_test::TempDir split_dir("resume_split");
     const std::string& split = split_dir.path;
     std::atomic<bool> stop{false};
-    poet::TrainOptions first = options(split, data);
+    poet::TrainOptions first = poet_test::quiet_options(split, data);
     first.stop = &stop;
     first.on_step = [&](size_t step, float) {
         if (step == 7) stop = true;
@@ -75,7 +67,7 @@ TEST_CASE("train: resume after an interruption gives exactly the uninterrupted l
     REQUIRE(b1.checkpoint_step == 7);
     REQUIRE_THAT(b1.message, Catch::Contains("--resume"));
 
-    poet::TrainOptions second = options(split, data);
+    poet::TrainOptions second = poet_test::quiet_options(split, data);
     second.resume = true;
     poet::TrainConfig ignored;   // resuming takes the checkpoint's config
     poet::TrainResult b2 = poet::train(ignored, second);
@@ -99,7 +91,7 @@ TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint",
     const std::string &data = corpus.path, &out = run.path;
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.inject_nan_at = 8;   // checkpoints at 3 and 6
-    poet::TrainResult r = poet::train(cfg, options(out, data));
+    poet::TrainResult r = poet::train(cfg, poet_test::quiet_options(out, data));
     REQUIRE(r.status == TrainStatus::Diverged);
     REQUIRE(r.step == 7);
     REQUIRE(r.losses.size() == 7);
@@ -115,7 +107,7 @@ TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint",
     poet_test::TempDir early_dir("nan_early");
     const std::string& early = early_dir.path;
     cfg.inject_nan_at = 2;
-    poet::TrainResult e = poet::train(cfg, options(early, data));
+    poet::TrainResult e = poet::train(cfg, poet_test::quiet_options(early, data));
     REQUIRE(e.status == TrainStatus::Diverged);
     REQUIRE_THAT(e.message, Catch::Contains("No checkpoint had been saved yet"));
 }
@@ -126,19 +118,19 @@ TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear err
     const std::string &data = corpus.path, &out = run.path;
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.n_embd = 15;
-    REQUIRE_THROWS_WITH(poet::train(cfg, options(out, data)), Catch::Contains("--width 15 must be a multiple of --heads 2"));
+    REQUIRE_THROWS_WITH(poet::train(cfg, poet_test::quiet_options(out, data)), Catch::Contains("--width 15 must be a multiple of --heads 2"));
     cfg = poet_test::tiny_config();
     cfg.context = 16;
-    REQUIRE_THROWS_WITH(poet::train(cfg, options(out, data)), Catch::Contains("--context 16 is shorter than a record"));
+    REQUIRE_THROWS_WITH(poet::train(cfg, poet_test::quiet_options(out, data)), Catch::Contains("--context 16 is shorter than a record"));
 
-    poet::TrainOptions resume = options(out, data);
+    poet::TrainOptions resume = poet_test::quiet_options(out, data);
     resume.resume = true;
     REQUIRE_THROWS_WITH(poet::train(poet_test::tiny_config(), resume), Catch::Contains("no checkpoint at " + out));
     REQUIRE_THROWS_WITH(poet::load_model(out + "/none.ckpt"), Catch::Contains("none.ckpt: no such checkpoint"));
 
     cfg = poet_test::tiny_config();
     cfg.steps = 3;
-    REQUIRE(poet::train(cfg, options(out, data)).status == TrainStatus::Finished);
+    REQUIRE(poet::train(cfg, poet_test::quiet_options(out, data)).status == TrainStatus::Finished);
     std::string path = out + "/model.ckpt";
     std::string bytes;
     {

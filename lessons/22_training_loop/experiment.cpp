@@ -12,6 +12,7 @@
 #include <iostream>
 #include <numeric>
 #include "lesson.hpp"
+#include "small_poet.hpp"
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
 #include "poet/loss_svg.hpp"
@@ -43,21 +44,6 @@ struct TempDir {
         return text;
     }
 };
-
-// ./poet train's settings (lr, schedule, AdamW, clipping, seed), with a smaller model and run.
-static poet::TrainConfig lesson_config() {
-    poet::TrainConfig c;
-    c.corpus = "jueju";
-    c.n_layer = 2;
-    c.n_head = 4;
-    c.n_embd = 64;
-    c.batch = 16;
-    c.steps = 200;
-    c.warmup = poet::default_warmup(c.steps);
-    c.eval_every = 100;
-    c.save_every = 100;
-    return c;
-}
 
 static poet::TrainOptions options(const std::string& out_dir) {
     poet::TrainOptions o;
@@ -95,7 +81,7 @@ static std::string poem_lines(const std::string& text) {
 
 static void run() {
     pg::set_num_threads(2);
-    const poet::TrainConfig cfg = lesson_config();
+    const poet::TrainConfig cfg = small_poet::config();   // ./poet train's settings, a smaller model and run
     TempDir tmp;
 
     lesson::section("the settings: ./poet train's, with a small model and 200 steps");

@@ -21,7 +21,7 @@
 
 namespace small_poet {
 
-// Lesson 22's settings: ./poet train's, with a small model and 200 steps.
+// Lesson 22's settings (its experiment trains with them): ./poet train's, a small model, 200 steps.
 inline poet::TrainConfig config() {
     poet::TrainConfig c;
     c.corpus = "jueju";
