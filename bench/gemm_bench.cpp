@@ -1,11 +1,16 @@
-// GEMM microbenchmarks: poetgrad's kernels::gemm and OpenBLAS cblas_sgemm on the same shapes and
-// thread counts in one run, then a table of GFLOP/s, the ratio ours / OpenBLAS, and each row's
-// share of the core's measured FMA peak. Leaves out: correctness (tests/test_gemm.cpp).
-#include <benchmark/benchmark.h>
+// GEMM benchmark: poetgrad's kernels::gemm and OpenBLAS cblas_sgemm on the same matrices, taken in
+// turn in one process (ours, OpenBLAS, ours, OpenBLAS, ...) so that a noisy neighbour slows both
+// sides alike; then a table of median GFLOP/s, the spread over the rounds, the ratio ours / OpenBLAS
+// and ours as a share of the core's measured FMA peak. Leaves out: correctness (tests/test_gemm.cpp).
+//
+//   gemm_bench [--rounds R (7)] [--threads 1,2] [--filter TEXT]   (TEXT: part of a problem's name)
 #include <cblas.h>
 #include <xsimd/xsimd.hpp>
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
-#include <map>
+#include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <thread>
@@ -14,6 +19,8 @@
 #include "pg/threads.hpp"
 
 namespace {
+
+using Clock = std::chrono::steady_clock;
 
 // One product C (M,N) = op(A) (M,K) @ op(B) (K,N); trans_a / trans_b as in kernels::gemm.
 struct Problem {
@@ -25,30 +32,23 @@ struct Problem {
     }
 };
 
-// Square sizes, then the tiny GPT's products: B*T = 2048 rows, C = 128, MLP 4C = 512, V ~ 7000,
-// T = HS = 32 for attention. Forward y = x @ w^T is (false, true); backward dx = gy @ w is
-// (false, false) and dw = gy^T @ x is (true, false).
+// The poet's default model: batch 64 x 27 tokens = 1728 rows, width C = 128, MLP 4C = 512,
+// vocabulary V = 7817 (the "all" corpus). A Linear (weight stored (out,in)) does y = x @ w^T
+// forward (false, true), dx = gy @ w (false, false) and dw = gy^T @ x (true, false).
+constexpr size_t ROWS = 64 * 27, C = 128, V = 7817;
+
 std::vector<Problem> problems() {
     std::vector<Problem> list;
-    for (size_t n : {128, 256, 384, 512, 768, 1024}) list.push_back({"square", false, false, n, n, n});
+    for (size_t n : {256, 384, 512, 768, 1024}) list.push_back({"square", false, false, n, n, n});
     list.push_back({"square A^T", true, false, 512, 512, 512});
     list.push_back({"square B^T", false, true, 512, 512, 512});
-    list.push_back({"square A^T B^T", true, true, 512, 512, 512});
-    list.push_back({"qkv fwd", false, true, 2048, 384, 128});
-    list.push_back({"qkv dx", false, false, 2048, 128, 384});
-    list.push_back({"qkv dw", true, false, 384, 128, 2048});
-    list.push_back({"attn.proj fwd", false, true, 2048, 128, 128});
-    list.push_back({"attn.proj dw", true, false, 128, 128, 2048});
-    list.push_back({"mlp.fc fwd", false, true, 2048, 512, 128});
-    list.push_back({"mlp.fc dx", false, false, 2048, 128, 512});
-    list.push_back({"mlp.fc dw", true, false, 512, 128, 2048});
-    list.push_back({"mlp.proj fwd", false, true, 2048, 128, 512});
-    list.push_back({"mlp.proj dw", true, false, 128, 512, 2048});
-    list.push_back({"head fwd", false, true, 2048, 7000, 128});
-    list.push_back({"head dx", false, false, 2048, 128, 7000});
-    list.push_back({"head dw", true, false, 7000, 128, 2048});
-    list.push_back({"att q@k^T", false, true, 32, 32, 32});
-    list.push_back({"att a@v", false, false, 32, 32, 32});
+    struct Layer { const char* name; size_t in, out; };
+    for (Layer l : {Layer{"qkv", C, 3 * C}, Layer{"attn.proj", C, C}, Layer{"mlp.fc", C, 4 * C},
+                    Layer{"mlp.proj", 4 * C, C}, Layer{"head", C, V}}) {
+        list.push_back({std::string(l.name) + " fwd", false, true, ROWS, l.out, l.in});
+        list.push_back({std::string(l.name) + " dx", false, false, ROWS, l.in, l.out});
+        list.push_back({std::string(l.name) + " dw", true, false, l.out, l.in, ROWS});
+    }
     return list;
 }
 
@@ -60,91 +60,140 @@ std::vector<float> random_floats(size_t n, unsigned seed) {
     return v;
 }
 
-void run(benchmark::State& state, const Problem& p, bool openblas, int threads) {
-    std::vector<float> a = random_floats(p.M * p.K, 1), b = random_floats(p.K * p.N, 2), c(p.M * p.N);
-    size_t lda = p.trans_a ? p.M : p.K, ldb = p.trans_b ? p.K : p.N;
-    pg::set_num_threads(threads);
-    openblas_set_num_threads(threads);
-    for (auto _ : state) {
-        if (openblas)
-            cblas_sgemm(CblasRowMajor, p.trans_a ? CblasTrans : CblasNoTrans, p.trans_b ? CblasTrans : CblasNoTrans,
-                        int(p.M), int(p.N), int(p.K), 1.f, a.data(), int(lda), b.data(), int(ldb), 0.f, c.data(),
-                        int(p.N));
-        else
-            pg::kernels::gemm(p.trans_a, p.trans_b, p.M, p.N, p.K, a.data(), lda, b.data(), ldb, c.data(), p.N, false);
-        benchmark::DoNotOptimize(c.data());
-        benchmark::ClobberMemory();
+// The two sides of a comparison, called the same way.
+struct Operands {
+    const Problem& p;
+    std::vector<float> a, b, c;
+    size_t lda, ldb;
+    explicit Operands(const Problem& p_)
+        : p(p_), a(random_floats(p.M * p.K, 1)), b(random_floats(p.K * p.N, 2)), c(p.M * p.N),
+          lda(p.trans_a ? p.M : p.K), ldb(p.trans_b ? p.K : p.N) {}
+    void ours() {
+        pg::kernels::gemm(p.trans_a, p.trans_b, p.M, p.N, p.K, a.data(), lda, b.data(), ldb, c.data(), p.N, false);
     }
-    double gflop = 2e-9 * double(p.M) * double(p.N) * double(p.K);
-    state.counters["GFLOP/s"] = benchmark::Counter(gflop, benchmark::Counter::kIsIterationInvariantRate);
-}
-
-// One core's FMA throughput, the ceiling for every row: 12 independent chains of xsimd FMAs, enough
-// to keep two FMA pipes of latency 4 busy, in the widest SIMD this build targets.
-void peak_fma(benchmark::State& state) {
-    using Vec = xsimd::batch<float>;
-    constexpr size_t CHAINS = 12, STEPS = 1 << 16;
-    Vec acc[CHAINS];
-    for (size_t i = 0; i < CHAINS; ++i) acc[i] = Vec(1e-3f * float(i));
-    Vec scale(0.9999f), shift(1e-4f);
-    for (auto _ : state) {
-        for (size_t s = 0; s < STEPS; ++s)
-            for (size_t i = 0; i < CHAINS; ++i) acc[i] = xsimd::fma(acc[i], scale, shift);
-        benchmark::DoNotOptimize(acc);
-    }
-    state.counters["GFLOP/s"] = benchmark::Counter(2e-9 * CHAINS * STEPS * Vec::size,
-                                                   benchmark::Counter::kIsIterationInvariantRate);
-}
-
-// Prints every run as usual and remembers its GFLOP/s (the median when repeated) for the table.
-class TableReporter : public benchmark::ConsoleReporter {
-public:
-    std::map<std::string, double> gflops;
-    void ReportRuns(const std::vector<Run>& runs) override {
-        ConsoleReporter::ReportRuns(runs);
-        for (const Run& run : runs) {
-            bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-            if ((run.run_type == Run::RT_Iteration || median) && run.counters.count("GFLOP/s"))
-                gflops[run.run_name.function_name] = run.counters.at("GFLOP/s").value;
-        }
+    void openblas() {
+        cblas_sgemm(CblasRowMajor, p.trans_a ? CblasTrans : CblasNoTrans, p.trans_b ? CblasTrans : CblasNoTrans,
+                    int(p.M), int(p.N), int(p.K), 1.f, a.data(), int(lda), b.data(), int(ldb), 0.f, c.data(), int(p.N));
     }
 };
 
-std::string name(const char* library, const Problem& p, int threads) {
-    return std::string(library) + "/" + p.title() + "/threads:" + std::to_string(threads);
+// Seconds per call of f: calls repeated until at least `budget` seconds have passed, the mean.
+template <class F>
+double seconds_per_call(F&& f, double budget = 0.05) {
+    size_t calls = 0;
+    auto start = Clock::now();
+    double elapsed = 0;
+    do {
+        f();
+        ++calls;
+        elapsed = std::chrono::duration<double>(Clock::now() - start).count();
+    } while (elapsed < budget);
+    return elapsed / double(calls);
+}
+
+// One core's FMA throughput, the ceiling for every row: 12 independent chains of xsimd FMAs, enough
+// to keep two FMA pipes of latency 4 busy, in the widest SIMD this build targets. The best of 5.
+double peak_fma_gflops() {
+    using Vec = xsimd::batch<float>;
+    constexpr size_t CHAINS = 12, STEPS = 1 << 20;
+    double best = 0;
+    for (int round = 0; round < 5; ++round) {
+        Vec acc[CHAINS];
+        for (size_t i = 0; i < CHAINS; ++i) acc[i] = Vec(1e-3f * float(i));
+        Vec scale(0.9999f), shift(1e-4f);
+        auto start = Clock::now();
+        for (size_t s = 0; s < STEPS; ++s)
+            for (size_t i = 0; i < CHAINS; ++i) acc[i] = xsimd::fma(acc[i], scale, shift);
+        double t = std::chrono::duration<double>(Clock::now() - start).count();
+        float sink = 0;
+        for (size_t i = 0; i < CHAINS; ++i) sink += xsimd::hadd(acc[i]);
+        if (sink == 12345.f) std::printf(" ");  // keeps the chains alive
+        best = std::max(best, 2e-9 * CHAINS * STEPS * Vec::size / t);
+    }
+    return best;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    size_t n = v.size();
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+struct Args {
+    int rounds = 7;
+    std::vector<int> threads{1, 2};
+    std::string filter;
+};
+
+Args parse(int argc, char** argv) {
+    Args args;
+    for (int i = 1; i < argc; ++i) {
+        std::string flag = argv[i];
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "gemm_bench: %s needs a value\n", flag.c_str());
+            std::exit(2);
+        }
+        std::string value = argv[++i];
+        if (flag == "--rounds") {
+            args.rounds = std::atoi(value.c_str());
+        } else if (flag == "--threads") {
+            args.threads.clear();
+            for (size_t at = 0; at < value.size();) {
+                size_t comma = value.find(',', at);
+                if (comma == std::string::npos) comma = value.size();
+                args.threads.push_back(std::atoi(value.substr(at, comma - at).c_str()));
+                at = comma + 1;
+            }
+        } else if (flag == "--filter") {
+            args.filter = value;
+        } else {
+            std::fprintf(stderr, "usage: gemm_bench [--rounds R (7)] [--threads 1,2] [--filter TEXT]\n");
+            std::exit(2);
+        }
+    }
+    if (args.rounds < 1 || args.threads.empty() ||
+        std::any_of(args.threads.begin(), args.threads.end(), [](int t) { return t < 1 || t > 256; })) {
+        std::fprintf(stderr, "gemm_bench: --rounds must be at least 1 and every --threads count 1..256\n");
+        std::exit(2);
+    }
+    return args;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    benchmark::RegisterBenchmark("peak/fma", peak_fma)->UseRealTime()->Unit(benchmark::kMicrosecond);
-    std::vector<Problem> list = problems();
-    for (const Problem& p : list)
-        for (int threads : {1, 2})
-            for (bool openblas : {false, true})
-                benchmark::RegisterBenchmark(name(openblas ? "openblas" : "ours", p, threads).c_str(), run, p, openblas,
-                                             threads)
-                    ->UseRealTime()
-                    ->Unit(benchmark::kMicrosecond);
-    TableReporter reporter;
-    benchmark::RunSpecifiedBenchmarks(&reporter);
-
-    double peak = reporter.gflops.count("peak/fma") ? reporter.gflops["peak/fma"] : 0.0;
-    std::printf("\nours: xsimd %s; OpenBLAS core: %s; %u hardware threads\n", xsimd::default_arch::name(),
-                openblas_get_corename(), std::thread::hardware_concurrency());
-    if (peak > 0) std::printf("measured FMA peak of one core: %.1f GFLOP/s\n", peak);
-    std::printf("%-34s %7s %12s %12s %7s%s\n", "problem (M x N x K)", "threads", "ours GF/s", "OpenBLAS GF/s", "ratio",
-                peak > 0 ? "  ours % of peak" : "");
-    for (const Problem& p : list)
-        for (int threads : {1, 2}) {
-            std::string ours = name("ours", p, threads), theirs = name("openblas", p, threads);
-            if (!reporter.gflops.count(ours) || !reporter.gflops.count(theirs)) continue;
-            double g_ours = reporter.gflops[ours], g_theirs = reporter.gflops[theirs];
-            std::printf("%-34s %7d %12.1f %12.1f %7.2f", p.title().c_str(), threads, g_ours, g_theirs, g_ours / g_theirs);
-            if (peak > 0) std::printf("  %14.0f%%", 100.0 * g_ours / (peak * threads));
-            std::printf("\n");
+    Args args = parse(argc, argv);
+    double peak = peak_fma_gflops();
+    std::printf("ours: xsimd %s; OpenBLAS %s, core %s; %u hardware threads\n", xsimd::default_arch::name(),
+                OPENBLAS_VERSION, openblas_get_corename(), std::thread::hardware_concurrency());
+    std::printf("measured FMA peak of one core: %.1f GFLOP/s; %d rounds, ours and OpenBLAS in turn\n\n", peak,
+                args.rounds);
+    std::printf("| problem (M x N x K) | threads | ours GFLOP/s (min-max) | OpenBLAS GFLOP/s (min-max) | "
+                "ratio of medians (min-max of rounds) | ours %% of peak |\n|---|---:|---:|---:|---:|---:|\n");
+    for (const Problem& p : problems()) {
+        if (p.title().find(args.filter) == std::string::npos) continue;
+        Operands ops(p);
+        double gflop = 2e-9 * double(p.M) * double(p.N) * double(p.K);
+        for (int threads : args.threads) {
+            pg::set_num_threads(size_t(threads));
+            openblas_set_num_threads(threads);
+            ops.ours();  // warm-up: pack buffers, thread pools, caches
+            ops.openblas();
+            std::vector<double> ours, theirs, ratio;
+            for (int r = 0; r < args.rounds; ++r) {
+                ours.push_back(gflop / seconds_per_call([&] { ops.ours(); }));
+                theirs.push_back(gflop / seconds_per_call([&] { ops.openblas(); }));
+                ratio.push_back(ours.back() / theirs.back());
+            }
+            auto [ours_min, ours_max] = std::minmax_element(ours.begin(), ours.end());
+            auto [theirs_min, theirs_max] = std::minmax_element(theirs.begin(), theirs.end());
+            auto [ratio_min, ratio_max] = std::minmax_element(ratio.begin(), ratio.end());
+            std::printf("| %s | %d | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | **%.2f** (%.2f-%.2f) | %.0f%% |\n",
+                        p.title().c_str(), threads, median(ours), *ours_min, *ours_max, median(theirs), *theirs_min,
+                        *theirs_max, median(ours) / median(theirs), *ratio_min, *ratio_max,
+                        100.0 * median(ours) / (peak * threads));
+            std::fflush(stdout);
         }
-    benchmark::Shutdown();
+    }
     return 0;
 }
