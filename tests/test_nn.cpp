@@ -249,6 +249,28 @@ TEST_CASE("GPT: forward_last gives forward's logits at the last position", "[nn]
     CHECK_THROWS_WITH(model.forward_last(ids_tensor({1, 11}, 1, 2)), Catch::Contains("GPT: id 11 at (0,1)"));
 }
 
+TEST_CASE("GPT: forward_rows gives forward's logits and gradients as (B*T,V) rows, bit for bit", "[nn][gpt]") {
+    pg::Generator gen(3);
+    pg::nn::GPT model(small_config(), gen);
+    pg::Tensor ids = ids_tensor({1, 2, 3, 4, 5, 6, 0, 10, 9}, 3, 3);
+    pg::Tensor targets = pg::tensor({2, 3, 4, 5, 6, 0, 10, 9, 1}, {9});
+    auto loss_and_grads = [&](bool rows) {
+        model.zero_grad();
+        pg::Tensor logits = rows ? model.forward_rows(ids) : pg::reshape(model.forward(ids), {9, 11});
+        REQUIRE(logits.shape() == pg::Shape{9, 11});
+        pg::Tensor loss = pg::cross_entropy(logits, targets);
+        loss.backward();
+        std::vector<float> all = logits.to_vector();
+        for (const pg::Tensor& p : model.parameters()) {
+            std::vector<float> g = p.grad().to_vector();
+            all.insert(all.end(), g.begin(), g.end());
+        }
+        return all;
+    };
+    std::vector<float> via_forward = loss_and_grads(false);
+    REQUIRE(loss_and_grads(true) == via_forward);
+}
+
 TEST_CASE("GPT: clear errors for bad ids, long sequences and wrong ranks", "[nn][gpt]") {
     pg::Generator gen(1);
     pg::nn::GPT model(small_config(), gen);

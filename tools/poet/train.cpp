@@ -44,9 +44,8 @@ std::string fmt(const char* f, double v) {
 }  // namespace
 
 pg::Tensor batch_loss(pg::nn::GPT& gpt, const Batch& batch) {
-    const size_t B = batch.inputs.shape()[0], T = batch.inputs.shape()[1], V = gpt.config().vocab_size;
-    pg::Tensor logits = gpt.forward(batch.inputs);                                   // (B,T,V)
-    return pg::cross_entropy(pg::reshape(logits, {B * T, V}), batch.targets, kIgnore);   // scalar
+    pg::Tensor logits = gpt.forward_rows(batch.inputs);                   // (B*T,V)
+    return pg::cross_entropy(logits, batch.targets, kIgnore);              // scalar
 }
 
 namespace {

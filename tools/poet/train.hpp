@@ -18,7 +18,7 @@ namespace poet {
 // ---- one step: what `./poet train`, `./poet bench`, the tests and lesson 22 all run ----
 
 // The mean cross-entropy of the batch's counted targets (kIgnore skipped): the GPT's forward on
-// inputs (B,T) gives logits (B,T,V), flattened to (B*T,V) against targets (B*T).
+// inputs (B,T) gives logits as rows (B*T,V) (GPT::forward_rows) against targets (B*T).
 pg::Tensor batch_loss(pg::nn::GPT& gpt, const Batch& batch);
 
 struct StepStats {

@@ -78,6 +78,12 @@ Tensor GPT::stream(const Tensor& ids) {
 
 Tensor GPT::forward(const Tensor& ids) { return head.forward(ln_f.forward(stream(ids))); }  // (B,T,V)
 
+Tensor GPT::forward_rows(const Tensor& ids) {
+    Tensor x = stream(ids);
+    const size_t B = x.shape()[0], T = x.shape()[1];
+    return head.forward(ln_f.forward(reshape(x, {B * T, cfg_.n_embd})));   // (B*T,C) -> (B*T,V)
+}
+
 Tensor GPT::forward_last(const Tensor& ids) {
     Tensor x = stream(ids);
     const size_t B = x.shape()[0], T = x.shape()[1];

@@ -25,6 +25,9 @@ public:
     GPT(const GPTConfig& cfg, Generator& gen);
     // ids (B,T) whole numbers in [0,V), T <= context -> logits (B,T,V); throws naming a bad id or T
     Tensor forward(const Tensor& ids);
+    // The same logits as rows: ids (B,T) -> (B*T,V), row b*T + t, what a loss over every position
+    // takes. The stream is flattened before the head, so the large (B,T,V) logits are never copied.
+    Tensor forward_rows(const Tensor& ids);
     // The same, with ln_f and the head applied to the last position only: ids (B,T) -> logits (B,V),
     // the next token's, all that sampling needs (the head is most of a step's work when T is short).
     Tensor forward_last(const Tensor& ids);
