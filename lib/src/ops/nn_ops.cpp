@@ -12,14 +12,42 @@ namespace pg {
 
 using namespace detail;
 
+// The largest of x[0..n), batch by batch (the max is exact, so any order gives the same value).
+static float row_max(const float* x, size_t n) {
+    using kernels::FloatBatch;
+    FloatBatch acc(-std::numeric_limits<float>::infinity());
+    size_t j = 0;
+    for (; j + kernels::kFloatLanes <= n; j += kernels::kFloatLanes)
+        acc = xsimd::max(acc, FloatBatch::load_unaligned(x + j));
+    alignas(64) float lanes[kernels::kFloatLanes];
+    acc.store_aligned(lanes);
+    float m = -std::numeric_limits<float>::infinity();
+    for (float lane : lanes) m = std::max(m, lane);
+    for (; j < n; ++j) m = std::max(m, x[j]);
+    return m;
+}
+
+// The sum of exp(x[j] - shift) over the row, as kernels::simd_sum would add the stored values.
+static double row_sum_exp(const float* x, size_t n, kernels::FloatBatch shift) {
+    using kernels::FloatBatch;
+    FloatBatch acc(0.f);
+    size_t j = 0;
+    for (; j + kernels::kFloatLanes <= n; j += kernels::kFloatLanes)
+        acc += xsimd::exp(FloatBatch::load_unaligned(x + j) - shift);
+    double total = xsimd::hadd(acc);
+    if (j == n) return total;
+    alignas(64) float tail[kernels::kFloatLanes];
+    kernels::simd_map(x + j, tail, n - j, [shift](auto v) { return xsimd::exp(v - shift); });
+    for (size_t k = 0; k < n - j; ++k) total += tail[k];
+    return total;
+}
+
 // One contiguous row of n values: y = softmax(x), or log_softmax(x) when log_space. Numerically
 // stable: subtract the row's max before exp, so no exp overflows. xsimd batches throughout.
 static void softmax_row(const float* x, float* y, size_t n, bool log_space) {
     using kernels::FloatBatch;
-    float m = -std::numeric_limits<float>::infinity();
     // a row that is all -inf has no finite maximum and gives NaN, as in PyTorch
-    for (size_t j = 0; j < n; ++j) m = std::max(m, x[j]);
-    FloatBatch shift(m);
+    FloatBatch shift(row_max(x, n));
     // Work with x - m throughout: folding m into log z (x - (m + log z)) would round the result to
     // the precision of m, which for logits near 1000 is only 6e-5.
     kernels::simd_map(x, y, n, [shift](auto v) { return xsimd::exp(v - shift); });
@@ -129,14 +157,25 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
     if (count == 0)
         throw std::invalid_argument("cross_entropy: all " + std::to_string(N) + " targets equal ignore_index " +
                                     std::to_string(ignore_index) + "; the mean over no targets is undefined");
-    Array logp = softmax_array(logits.data(), ls, 1, true);  // (N, C)
+    // Per row, the max and log z of log_softmax (softmax_row's arithmetic): the loss needs only
+    // the targets' log-probabilities, and the backward recomputes the others from the logits, so
+    // the (N,C) log-probabilities are never stored.
+    std::vector<float> shift(N), logz(N);
+    const float* x = logits.ptr();
+    kernels::parallel_rows(N, C, [&](size_t r0, size_t r1) {
+        for (size_t r = r0; r < r1; ++r) {
+            shift[r] = row_max(x + r * C, C);
+            logz[r] = static_cast<float>(std::log(row_sum_exp(x + r * C, C, kernels::FloatBatch(shift[r]))));
+        }
+    });
     double loss = 0;
     for (size_t r = 0; r < N; ++r)
-        if (t[r] >= 0) loss -= logp.data()[r * C + static_cast<size_t>(t[r])];
+        if (t[r] >= 0) loss -= (x[r * C + static_cast<size_t>(t[r])] - shift[r]) - logz[r];
     Array y = empty_array({});
     y.data()[0] = static_cast<float>(loss / static_cast<double>(count));
     return make_result(std::move(y), "cross_entropy", {logits},
-                       [logp = std::move(logp), t, N, C, count](const Array& gy, const Array&) {
+                       [logits, shift = std::move(shift), logz = std::move(logz), t, N, C, count](const Array& gy,
+                                                                                                  const Array&) {
                            // loss = -mean_r logp[r, t_r]  =>  dlogits[r] = (softmax[r] - onehot(t_r)) * gy / count
                            Array g = empty_array(Shape{N, C});
                            float scale = gy.data()[0] / static_cast<float>(count);
@@ -148,8 +187,10 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
                                        std::fill(gr, gr + C, 0.f);
                                        continue;
                                    }
-                                   kernels::simd_map(logp.data() + r * C, gr, C,
-                                                     [scale_b](auto lp) { return xsimd::exp(lp) * scale_b; });
+                                   kernels::FloatBatch s(shift[r]), lz(logz[r]);
+                                   kernels::simd_map(logits.ptr() + r * C, gr, C, [s, lz, scale_b](auto v) {
+                                       return xsimd::exp((v - s) - lz) * scale_b;   // softmax = exp(logp)
+                                   });
                                    gr[static_cast<size_t>(t[r])] -= scale;
                                }
                            });
@@ -187,20 +228,22 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
     std::vector<float> rstd(rows);
     const float* w = weight.ptr();
     const float* b = bias.ptr();
-    for (size_t r = 0; r < rows; ++r) {
-        const float* xr = x.ptr() + r * C;
-        double mean = 0, var = 0;
-        for (size_t c = 0; c < C; ++c) mean += xr[c];
-        mean /= static_cast<double>(C);
-        for (size_t c = 0; c < C; ++c) var += (xr[c] - mean) * (xr[c] - mean);
-        var /= static_cast<double>(C);  // biased, as PyTorch
-        rstd[r] = static_cast<float>(1.0 / std::sqrt(var + eps));
-        for (size_t c = 0; c < C; ++c) {
-            float h = static_cast<float>(xr[c] - mean) * rstd[r];
-            xhat.data()[r * C + c] = h;
-            y.data()[r * C + c] = h * w[c] + b[c];
+    kernels::parallel_rows(rows, 4 * C, [&](size_t r0, size_t r1) {
+        for (size_t r = r0; r < r1; ++r) {
+            const float* xr = x.ptr() + r * C;
+            double mean = 0, var = 0;
+            for (size_t c = 0; c < C; ++c) mean += xr[c];
+            mean /= static_cast<double>(C);
+            for (size_t c = 0; c < C; ++c) var += (xr[c] - mean) * (xr[c] - mean);
+            var /= static_cast<double>(C);  // biased, as PyTorch
+            rstd[r] = static_cast<float>(1.0 / std::sqrt(var + eps));
+            for (size_t c = 0; c < C; ++c) {
+                float h = static_cast<float>(xr[c] - mean) * rstd[r];
+                xhat.data()[r * C + c] = h;
+                y.data()[r * C + c] = h * w[c] + b[c];
+            }
         }
-    }
+    });
     return make_result(std::move(y), "layer_norm", {x, weight, bias},
                        [weight, xhat, rstd, rows, C](const Array& gy, const Array&) {
                            // xhat = (x - mean) * rstd, y = xhat * w + b  =>
