@@ -65,7 +65,8 @@ TEST_CASE("parallel_rows covers every row exactly once", "[simd][threads]") {
     }
 }
 
-TEST_CASE("softmax, log_softmax, cross_entropy and gelu give the same bits at 1 and 2 threads", "[simd][threads]") {
+TEST_CASE("softmax, log_softmax, cross_entropy, gelu, layer_norm, add and gradient sums give the same bits at 1 and 2 threads",
+          "[simd][threads]") {
     size_t saved = pg::num_threads();
     pg::Generator gen(7);
     pg::Tensor logits = pg::randn({300, 777}, gen, true);  // large enough to be split over threads
@@ -74,13 +75,23 @@ TEST_CASE("softmax, log_softmax, cross_entropy and gelu give the same bits at 1 
     ids[5] = -100.f;  // an ignored row
     pg::Tensor targets = pg::tensor(ids, {300});
 
+    std::vector<float> ce_grad;
     auto run = [&](size_t threads) {
         pg::set_num_threads(threads);
         logits.zero_grad();
         pg::Tensor loss = pg::cross_entropy(logits, targets);
         loss.backward();
         std::vector<float> out = loss.to_vector();
-        for (const pg::Tensor& t : {pg::softmax(logits, -1), pg::log_softmax(logits, -1), pg::gelu(logits)})
+        ce_grad = logits.grad().to_vector();
+        out.insert(out.end(), ce_grad.begin(), ce_grad.end());
+        logits.zero_grad();
+        // layer_norm's rows and the elementwise ops' pieces are split over threads; a tensor used twice
+        // sums its two gradients (autograd's add_into), in pieces too
+        pg::Tensor w = pg::ones({777}), b = pg::zeros({777});
+        pg::Tensor twice = pg::sum(pg::gelu(logits) * logits + logits);
+        twice.backward();
+        for (const pg::Tensor& t : {pg::softmax(logits, -1), pg::log_softmax(logits, -1), pg::gelu(logits),
+                                    pg::layer_norm(logits, w, b, 1e-5f), logits + logits, twice})
             for (float v : t.to_vector()) out.push_back(v);
         for (float v : logits.grad().to_vector()) out.push_back(v);
         return out;
@@ -89,9 +100,8 @@ TEST_CASE("softmax, log_softmax, cross_entropy and gelu give the same bits at 1 
     pg::set_num_threads(saved);
     REQUIRE(one.size() == two.size());
     CHECK(one == two);
-    // and the ignored row got no gradient
-    std::vector<float> g = logits.grad().to_vector();
-    for (size_t c = 0; c < 777; ++c) CHECK(g[5 * 777 + c] == 0.f);
+    // and the ignored row got no gradient from the cross-entropy
+    for (size_t c = 0; c < 777; ++c) CHECK(ce_grad[5 * 777 + c] == 0.f);
 }
 
 TEST_CASE("clip_grad_norm and AdamW give the same bits at 1 and 2 threads", "[simd][threads][optim]") {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 #include "array_util.hpp"
+#include "kernels/parallel.hpp"
 
 namespace pg {
 
@@ -71,7 +72,9 @@ static std::vector<TensorImpl*> topological_order(TensorImpl* root) {
 static void add_into(Array& dst, const Array& src) {
     float* d = dst.data();
     const float* s = src.data();
-    for (size_t i = 0, n = src.size(); i < n; ++i) d[i] += s[i];
+    kernels::parallel_pieces(src.size(), [d, s](size_t i0, size_t i1) {
+        for (size_t i = i0; i < i1; ++i) d[i] += s[i];
+    });
 }
 
 static void accumulate_grad(TensorImpl& t, const Array& g) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 #include "array_util.hpp"
+#include "kernels/parallel.hpp"
 #include "kernels/simd.hpp"
 #include "pg/tensor.hpp"
 
@@ -54,7 +55,8 @@ Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F
     const float* pb = b.data();
     Shape as = shape_of(a), bs = shape_of(b);
     if (as == out_shape && bs == out_shape) {
-        kernels::simd_zip(pa, pb, o, out.size(), f);
+        kernels::parallel_pieces(out.size(),
+                                 [&](size_t i0, size_t i1) { kernels::simd_zip(pa + i0, pb + i0, o + i0, i1 - i0, f); });
     } else if (as == out_shape && b.size() == 1) {
         float s = pb[0];
         for (size_t i = 0, n = out.size(); i < n; ++i) o[i] = f(pa[i], s);

@@ -150,4 +150,11 @@ void parallel_rows(size_t rows, size_t row_cost, const std::function<void(size_t
     parallel_for(tasks, [&](size_t i) { rows_task(rows * i / tasks, rows * (i + 1) / tasks); });
 }
 
+void parallel_pieces(size_t n, const std::function<void(size_t, size_t)>& piece) {
+    size_t pieces = (n + kPieceFloats - 1) / kPieceFloats;
+    parallel_rows(pieces, kPieceFloats, [&](size_t p0, size_t p1) {
+        piece(p0 * kPieceFloats, std::min(p1 * kPieceFloats, n));
+    });
+}
+
 }  // namespace pg::kernels

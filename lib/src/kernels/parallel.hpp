@@ -16,4 +16,10 @@ void parallel_for(size_t n_tasks, const std::function<void(size_t)>& task);
 // row is computed by one call, so results do not depend on the thread count.
 void parallel_rows(size_t rows, size_t row_cost, const std::function<void(size_t, size_t)>& rows_task);
 
+// Calls piece(i0, i1) on consecutive ranges covering [0, n), every one but the last a whole number
+// of kPieceFloats long (so SIMD batches fall at the same places whoever runs them): an elementwise
+// loop over a large array split over the threads, one range when n is small.
+constexpr size_t kPieceFloats = 4096;
+void parallel_pieces(size_t n, const std::function<void(size_t, size_t)>& piece);
+
 }  // namespace pg::kernels

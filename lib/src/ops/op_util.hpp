@@ -6,16 +6,20 @@
 #include <sstream>
 #include <string>
 #include "../broadcast.hpp"
+#include "../kernels/parallel.hpp"
 #include "../kernels/simd.hpp"
 #include "pg/autograd.hpp"
 
 namespace pg::detail {
 
-// out[i] = f(x[i]); a generic lambda (auto v) runs on xsimd batches (kernels/simd.hpp)
+// out[i] = f(x[i]); a generic lambda (auto v) runs on xsimd batches (kernels/simd.hpp), large
+// arrays in pieces over the threads
 template <class F>
 Array map(const Array& x, F f) {
     Array out = empty_array(shape_of(x));
-    kernels::simd_map(x.data(), out.data(), x.size(), f);
+    kernels::parallel_pieces(x.size(), [&](size_t i0, size_t i1) {
+        kernels::simd_map(x.data() + i0, out.data() + i0, i1 - i0, f);
+    });
     return out;
 }
 
@@ -23,7 +27,9 @@ Array map(const Array& x, F f) {
 template <class F>
 Array zip(const Array& a, const Array& b, F f) {
     Array out = empty_array(shape_of(a));
-    kernels::simd_zip(a.data(), b.data(), out.data(), a.size(), f);
+    kernels::parallel_pieces(a.size(), [&](size_t i0, size_t i1) {
+        kernels::simd_zip(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0, f);
+    });
     return out;
 }
 
