@@ -115,7 +115,9 @@ StopOnCtrlC::~StopOnCtrlC() { std::signal(SIGINT, SIG_DFL); }
 
 const std::atomic<bool>* StopOnCtrlC::stop() const { return &g_stop; }
 
-std::string run_dir(const std::string& name) { return std::string(POET_SOURCE_DIR) + "/runs/" + name; }
+std::string run_dir(const std::string& name) {
+    return !name.empty() && name.front() == '/' ? name : std::string(POET_SOURCE_DIR) + "/runs/" + name;
+}
 
 std::string default_checkpoint() { return run_dir("poet") + "/model.ckpt"; }
 

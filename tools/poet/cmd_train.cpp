@@ -16,7 +16,7 @@ int cmd_train(int argc, char** argv) {
     valued.insert({"out", "threads", "data", "step-timeout"});
     Args a(argc, argv, 2, "train", valued, {"resume", "overwrite", "data-parallel", "help"});
     if (a.on("help")) {
-        std::printf("usage: ./poet train [--out NAME (poet)] [--resume | --overwrite] [--threads N] [--data DIR] [flags]\n"
+        std::printf("usage: ./poet train [--out NAME (poet) | /ABSOLUTE/DIR] [--resume | --overwrite] [--threads N] [--data DIR] [flags]\n"
                     "Writes runs/NAME/model.ckpt, metrics.csv and loss.svg. Ctrl-C saves and stops;\n"
                     "--resume continues a run with the settings it was started with; --overwrite starts\n"
                     "afresh over an existing run.\n"

@@ -42,7 +42,7 @@ public:
     const std::atomic<bool>* stop() const;
 };
 
-// POET_SOURCE_DIR/runs/NAME, and its model.ckpt.
+// POET_SOURCE_DIR/runs/NAME (NAME itself when it is an absolute path), and runs/poet/model.ckpt.
 std::string run_dir(const std::string& name);
 std::string default_checkpoint();
 
