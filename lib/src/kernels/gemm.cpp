@@ -40,6 +40,12 @@ constexpr size_t MAX_COLS_FOR_A_IN_PLACE = 128;
 constexpr size_t MIN_WORK_PER_TASK = size_t(1) << 21;
 constexpr size_t TASKS_PER_THREAD = 2;
 
+// Bands of rows share one packed B (gemm_rows_shared_b) when a band is short, so that packing all
+// of B again for each band would cost about as much as its multiplying; but not when K is deep,
+// where the two hand-offs per block of B cost more than the packing they save.
+constexpr size_t MAX_BAND_ROWS_TO_SHARE_B = 512;
+constexpr size_t MAX_K_BLOCKS_TO_SHARE_B = 8;
+
 // A or B as the caller stored it (row stride ld), and whether the product uses its transpose.
 struct Operand {
     const float* data;
@@ -196,13 +202,30 @@ void macro_kernel(const ABlock& a, size_t mc, size_t nc, size_t kc, const float*
     }
 }
 
-// One thread's share: C[m0:m1, n0:n1] of the whole product, blocked NC, then KC, then MC. When C is
-// narrow, each value of A meets few columns of B and copying it costs more than it saves, so whole
-// MR-row panels of A are read in place and only a last partial panel is packed (zero-padded).
+// C[m0:m1, 0:nc] (+)= op(A)[m0:m1, pc:pc+kc] @ a packed block of B (kc x nc), MC rows of A at a
+// time. When C is narrow, each value of A meets few columns of B and copying it costs more than it
+// saves, so whole MR-row panels of A are read in place and only a last partial panel is packed
+// (zero-padded).
+void multiply_rows(const Operand& a, size_t m0, size_t m1, size_t pc, size_t kc, size_t nc, const float* b_packed,
+                   float* C, size_t ldc, bool add, bool a_in_place) {
+    thread_local PackBuffer a_buffer;
+    float* a_packed = a_buffer.get(MC * KC);
+    for (size_t ic = m0; ic < m1; ic += MC) {
+        size_t mc = std::min(MC, m1 - ic);
+        size_t in_place = a_in_place ? mc / MR * MR : 0;
+        if (in_place > 0) macro_kernel(in_place_block(a, ic, pc), in_place, nc, kc, b_packed, C + ic * ldc, ldc, add);
+        if (in_place < mc) {
+            pack_a(a, ic + in_place, mc - in_place, pc, kc, a_packed);
+            macro_kernel(packed_block(a.trans, kc, a_packed), mc - in_place, nc, kc, b_packed,
+                         C + (ic + in_place) * ldc, ldc, add);
+        }
+    }
+}
+
+// One thread's share: C[m0:m1, n0:n1] of the whole product, blocked NC, then KC, then MC.
 void gemm_block(const Operand& a, const Operand& b, size_t m0, size_t m1, size_t n0, size_t n1, size_t K, float* C,
                 size_t ldc, bool accumulate) {
-    thread_local PackBuffer a_buffer, b_buffer;
-    float* a_packed = a_buffer.get(MC * KC);
+    thread_local PackBuffer b_buffer;
     float* b_packed = b_buffer.get(KC * NC);
     bool a_in_place = n1 - n0 <= MAX_COLS_FOR_A_IN_PLACE;
     for (size_t jc = n0; jc < n1; jc += NC) {
@@ -210,18 +233,35 @@ void gemm_block(const Operand& a, const Operand& b, size_t m0, size_t m1, size_t
         for (size_t pc = 0; pc < K; pc += KC) {
             size_t kc = std::min(KC, K - pc);
             pack_b(b, pc, kc, jc, nc, b_packed);
+            multiply_rows(a, m0, m1, pc, kc, nc, b_packed, C + jc, ldc, accumulate || pc > 0, a_in_place);
+        }
+    }
+}
+
+// The product split over threads by bands of rows of C, all of them reading one packed copy of each
+// KC x NC block of B: the threads pack its panels together, then each multiplies its band. (Each
+// thread packing B for itself repeated that work once per band: for the weight gradients, K = B*T
+// deep and 128-512 wide, about as long as the multiplying.) The same arithmetic as gemm_block.
+void gemm_rows_shared_b(const Operand& a, const Operand& b, size_t M, size_t N, size_t K, float* C, size_t ldc,
+                        bool accumulate, size_t tasks) {
+    thread_local PackBuffer shared_b;  // the calling thread's; the others read it while the block runs
+    float* b_packed = shared_b.get(KC * NC);
+    size_t tiles = (M + MR - 1) / MR;
+    bool a_in_place = N <= MAX_COLS_FOR_A_IN_PLACE;
+    for (size_t jc = 0; jc < N; jc += NC) {
+        size_t nc = std::min(NC, N - jc), panels = (nc + NR - 1) / NR;
+        for (size_t pc = 0; pc < K; pc += KC) {
+            size_t kc = std::min(KC, K - pc);
+            size_t packers = std::min(num_threads(), panels);
+            parallel_for(packers, [&](size_t t) {
+                size_t p0 = panels * t / packers * NR, p1 = std::min(panels * (t + 1) / packers * NR, nc);
+                pack_b(b, pc, kc, jc + p0, p1 - p0, b_packed + p0 * kc);
+            });
             bool add = accumulate || pc > 0;
-            for (size_t ic = m0; ic < m1; ic += MC) {
-                size_t mc = std::min(MC, m1 - ic);
-                size_t in_place = a_in_place ? mc / MR * MR : 0;
-                if (in_place > 0)
-                    macro_kernel(in_place_block(a, ic, pc), in_place, nc, kc, b_packed, C + ic * ldc + jc, ldc, add);
-                if (in_place < mc) {
-                    pack_a(a, ic + in_place, mc - in_place, pc, kc, a_packed);
-                    macro_kernel(packed_block(a.trans, kc, a_packed), mc - in_place, nc, kc, b_packed,
-                                 C + (ic + in_place) * ldc + jc, ldc, add);
-                }
-            }
+            parallel_for(tasks, [&](size_t t) {
+                size_t first = tiles * t / tasks * MR, last = std::min(tiles * (t + 1) / tasks * MR, M);
+                multiply_rows(a, first, last, pc, kc, nc, b_packed, C + jc, ldc, add, a_in_place);
+            });
         }
     }
 }
@@ -248,7 +288,11 @@ void gemm(bool trans_a, bool trans_b, size_t M, size_t N, size_t K, const float*
         gemm_block(a, b, 0, M, 0, N, K, C, ldc, accumulate);
         return;
     }
-    parallel_for(tasks, [&](size_t t) {
+    if (split_rows && M / tasks <= MAX_BAND_ROWS_TO_SHARE_B && K <= MAX_K_BLOCKS_TO_SHARE_B * KC) {
+        gemm_rows_shared_b(a, b, M, N, K, C, ldc, accumulate, tasks);
+        return;
+    }
+    parallel_for(tasks, [&](size_t t) {  // each band packs the part of B it needs
         size_t first = tiles * t / tasks * tile, last = std::min(tiles * (t + 1) / tasks * tile, length);
         if (split_rows)
             gemm_block(a, b, first, last, 0, N, K, C, ldc, accumulate);
