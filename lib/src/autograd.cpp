@@ -7,6 +7,7 @@
 #include <unordered_set>
 #include "array_util.hpp"
 #include "kernels/parallel.hpp"
+#include "op_times.hpp"
 
 namespace pg {
 
@@ -19,6 +20,7 @@ NoGradGuard::NoGradGuard() : previous_(g_grad_enabled) { g_grad_enabled = false;
 NoGradGuard::~NoGradGuard() { g_grad_enabled = previous_; }
 
 Tensor make_result(Array value, const char* op, std::vector<Tensor> inputs, BackwardFn backward) {
+    if (detail::op_times::enabled()) detail::op_times::forward_done(op);
     bool needs_grad = false;
     if (g_grad_enabled)
         for (const Tensor& t : inputs) needs_grad = needs_grad || t.requires_grad();
@@ -99,6 +101,7 @@ void run_backward(const Tensor& root, const Array& grad_root, bool retain_graph)
     // Gradients flowing in this sweep; a tensor's entry is complete when the sweep reaches it.
     std::unordered_map<TensorImpl*, Array> flowing;
     flowing.emplace(root.impl().get(), grad_root);
+    const bool timed = detail::op_times::enabled();
     for (TensorImpl* t : order) {
         auto it = flowing.find(t);
         if (it == flowing.end()) continue;  // nothing flowed here
@@ -107,7 +110,9 @@ void run_backward(const Tensor& root, const Array& grad_root, bool retain_graph)
         if (!t->grad_fn || t->retains_grad) accumulate_grad(*t, g);  // leaves keep their gradient
         Node* node = t->grad_fn.get();
         if (!node) continue;
+        auto start = timed ? detail::op_times::Clock::now() : detail::op_times::Clock::time_point{};
         std::vector<Array> grads = node->backward(g, t->data);
+        if (timed) detail::op_times::backward_done(node->op, start);
         if (grads.size() != node->inputs.size())
             throw std::logic_error("backward of '" + node->op + "' returned " + std::to_string(grads.size()) +
                                    " gradients for its " + std::to_string(node->inputs.size()) +
@@ -120,13 +125,18 @@ void run_backward(const Tensor& root, const Array& grad_root, bool retain_graph)
                                        " has shape " + shape_str(detail::shape_of(grads[i])) + " but the input is " +
                                        shape_str(detail::shape_of(in->data)));
             auto [pos, fresh] = flowing.try_emplace(in, std::move(grads[i]));
-            if (!fresh) add_into(pos->second, grads[i]);
+            if (!fresh) {
+                auto sum_start = timed ? detail::op_times::Clock::now() : detail::op_times::Clock::time_point{};
+                add_into(pos->second, grads[i]);   // a tensor used twice: its two gradients summed
+                if (timed) detail::op_times::backward_done("(gradient sums)", sum_start);
+            }
         }
         if (!retain_graph) {
             node->backward = nullptr;  // drops what the closure captured
             node->freed = true;
         }
     }
+    if (timed) detail::op_times::backward_pass_done();
 }
 
 std::string to_dot(const Tensor& root) {
