@@ -31,8 +31,9 @@ constexpr size_t KC = 256;
 constexpr size_t MC = MR * 16;
 constexpr size_t NC = NR * 64;
 
-// Up to this many columns of C, panels of A are read in place rather than packed (see gemm_block).
+// Up to this many columns of C, panels of A are read in place rather than packed (see multiply_rows).
 constexpr size_t MAX_COLS_FOR_A_IN_PLACE = 128;
+constexpr size_t PREFETCH_K_AHEAD = 8;   // see micro_kernel
 
 // Threads share a product only in tasks of at least this many multiply-adds (~10 us of work), so
 // that waking a thread costs less than it saves. Up to TASKS_PER_THREAD tasks per thread let a
@@ -156,6 +157,9 @@ inline void micro_kernel(size_t kc, const float* a_panel, size_t row_step, size_
     for (size_t r = 0; r < MR; ++r)
         for (size_t v = 0; v < NV; ++v) acc[r][v] = Vec(0.f);
     for (size_t k = 0; k < kc; ++k, a_panel += k_step, b_panel += NR) {
+        // A read in place across its rows (a weight gradient's gy^T): each k is a new row of the
+        // stored matrix, too far apart for the hardware to prefetch, so ask for one 8 rows ahead
+        if (k_step > 1) __builtin_prefetch(a_panel + PREFETCH_K_AHEAD * k_step);
         Vec b[NV];
         for (size_t v = 0; v < NV; ++v) b[v] = Vec::load_aligned(b_panel + v * W);
         for (size_t r = 0; r < MR; ++r) {
