@@ -128,9 +128,9 @@ TEST_CASE("gemm gives the same bits at 1 and 2 threads", "[gemm][threads]") {
     ThreadCountGuard guard;
     std::mt19937 rng(3);
     const GemmCase cases[] = {
-        {false, false, 300, 257, 129, 0, false},  // split by rows of C, one packed B for all bands
+        {false, false, 300, 257, 129, 0, false},  // split by rows of C
         {false, false, 1100, 1030, 300, 0, true},  // ... over several blocks of B along N and K
-        {true, false, 2100, 100, 300, 3, false},  // long bands: each packs its own B
+        {true, false, 2100, 100, 300, 3, false},  // ... A^T read in place (C 100 wide)
         {true, true, 301, 64, 250, 2, true},
         {false, true, 60, 700, 100, 0, false},  // split by columns of C
         {true, false, 9, 1500, 400, 1, true},

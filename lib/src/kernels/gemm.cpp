@@ -41,12 +41,6 @@ constexpr size_t PREFETCH_K_AHEAD = 8;   // see micro_kernel
 constexpr size_t MIN_WORK_PER_TASK = size_t(1) << 21;
 constexpr size_t TASKS_PER_THREAD = 2;
 
-// Bands of rows share one packed B (gemm_rows_shared_b) when a band is short, so that packing all
-// of B again for each band would cost about as much as its multiplying; but not when K is deep,
-// where the two hand-offs per block of B cost more than the packing they save.
-constexpr size_t MAX_BAND_ROWS_TO_SHARE_B = 512;
-constexpr size_t MAX_K_BLOCKS_TO_SHARE_B = 8;
-
 // A or B as the caller stored it (row stride ld), and whether the product uses its transpose.
 struct Operand {
     const float* data;
@@ -242,34 +236,6 @@ void gemm_block(const Operand& a, const Operand& b, size_t m0, size_t m1, size_t
     }
 }
 
-// The product split over threads by bands of rows of C, all of them reading one packed copy of each
-// KC x NC block of B: the threads pack its panels together, then each multiplies its band. (Each
-// thread packing B for itself repeated that work once per band: for the weight gradients, K = B*T
-// deep and 128-512 wide, about as long as the multiplying.) The same arithmetic as gemm_block.
-void gemm_rows_shared_b(const Operand& a, const Operand& b, size_t M, size_t N, size_t K, float* C, size_t ldc,
-                        bool accumulate, size_t tasks) {
-    thread_local PackBuffer shared_b;  // the calling thread's; the others read it while the block runs
-    float* b_packed = shared_b.get(KC * NC);
-    size_t tiles = (M + MR - 1) / MR;
-    bool a_in_place = N <= MAX_COLS_FOR_A_IN_PLACE;
-    for (size_t jc = 0; jc < N; jc += NC) {
-        size_t nc = std::min(NC, N - jc), panels = (nc + NR - 1) / NR;
-        for (size_t pc = 0; pc < K; pc += KC) {
-            size_t kc = std::min(KC, K - pc);
-            size_t packers = std::min(num_threads(), panels);
-            parallel_for(packers, [&](size_t t) {
-                size_t p0 = panels * t / packers * NR, p1 = std::min(panels * (t + 1) / packers * NR, nc);
-                pack_b(b, pc, kc, jc + p0, p1 - p0, b_packed + p0 * kc);
-            });
-            bool add = accumulate || pc > 0;
-            parallel_for(tasks, [&](size_t t) {
-                size_t first = tiles * t / tasks * MR, last = std::min(tiles * (t + 1) / tasks * MR, M);
-                multiply_rows(a, first, last, pc, kc, nc, b_packed, C + jc, ldc, add, a_in_place);
-            });
-        }
-    }
-}
-
 }  // namespace
 
 void gemm(bool trans_a, bool trans_b, size_t M, size_t N, size_t K, const float* A, size_t lda, const float* B,
@@ -292,11 +258,7 @@ void gemm(bool trans_a, bool trans_b, size_t M, size_t N, size_t K, const float*
         gemm_block(a, b, 0, M, 0, N, K, C, ldc, accumulate);
         return;
     }
-    if (split_rows && M / tasks <= MAX_BAND_ROWS_TO_SHARE_B && K <= MAX_K_BLOCKS_TO_SHARE_B * KC) {
-        gemm_rows_shared_b(a, b, M, N, K, C, ldc, accumulate, tasks);
-        return;
-    }
-    parallel_for(tasks, [&](size_t t) {  // each band packs the part of B it needs
+    parallel_for(tasks, [&](size_t t) {
         size_t first = tiles * t / tasks * tile, last = std::min(tiles * (t + 1) / tasks * tile, length);
         if (split_rows)
             gemm_block(a, b, first, last, 0, N, K, C, ldc, accumulate);
