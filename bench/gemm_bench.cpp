@@ -91,13 +91,20 @@ double seconds_per_call(F&& f, double budget = 0.05) {
     return elapsed / double(calls);
 }
 
+// After a side's calls its worker threads keep spinning for a while (OpenBLAS's for about 2^28
+// cycles, ~0.1 s; poetgrad's for 0.1 ms) and would take a core from the other side's threads.
+void let_threads_go_idle(int threads) {
+    if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(250));
+}
+
 // One core's FMA throughput, the ceiling for every row: 12 independent chains of xsimd FMAs, enough
-// to keep two FMA pipes of latency 4 busy, in the widest SIMD this build targets. The best of 5.
+// to keep two FMA pipes of latency 4 busy, in the widest SIMD this build targets. The best of 20
+// short runs, so that a slow moment of the machine does not set the ceiling.
 double peak_fma_gflops() {
     using Vec = xsimd::batch<float>;
-    constexpr size_t CHAINS = 12, STEPS = 1 << 20;
+    constexpr size_t CHAINS = 12, STEPS = 1 << 18;
     double best = 0;
-    for (int round = 0; round < 5; ++round) {
+    for (int round = 0; round < 20; ++round) {
         Vec acc[CHAINS];
         for (size_t i = 0; i < CHAINS; ++i) acc[i] = Vec(1e-3f * float(i));
         Vec scale(0.9999f), shift(1e-4f);
@@ -181,7 +188,9 @@ int main(int argc, char** argv) {
             ops.openblas();
             std::vector<double> ours, theirs, ratio;
             for (int r = 0; r < args.rounds; ++r) {
+                let_threads_go_idle(threads);
                 ours.push_back(gflop / seconds_per_call([&] { ops.ours(); }));
+                let_threads_go_idle(threads);
                 theirs.push_back(gflop / seconds_per_call([&] { ops.openblas(); }));
                 ratio.push_back(ours.back() / theirs.back());
             }
