@@ -252,6 +252,9 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
                            Array gx = empty_array(shape_of(xhat));
                            Array gw = xt::zeros<float>(Shape{C});
                            Array gb = xt::zeros<float>(Shape{C});
+                           // One serial loop on purpose: split so that dx's rows could run on the
+                           // threads, GCC fuses mean_g's multiply and add into one FMA and every
+                           // gradient's last bits change.
                            std::vector<float> g(C);
                            const float* w = weight.ptr();
                            for (size_t r = 0; r < rows; ++r) {
