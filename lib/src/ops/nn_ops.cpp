@@ -27,7 +27,8 @@ static float row_max(const float* x, size_t n) {
     return m;
 }
 
-// The sum of exp(x[j] - shift) over the row, as kernels::simd_sum would add the stored values.
+// The sum of exp(x[j] - shift) over the row, added as kernels::simd_sum adds stored values (the
+// normaliser z of softmax_row, without storing the exps).
 static double row_sum_exp(const float* x, size_t n, kernels::FloatBatch shift) {
     using kernels::FloatBatch;
     FloatBatch acc(0.f);
@@ -50,15 +51,14 @@ static void softmax_row(const float* x, float* y, size_t n, bool log_space) {
     FloatBatch shift(row_max(x, n));
     // Work with x - m throughout: folding m into log z (x - (m + log z)) would round the result to
     // the precision of m, which for logits near 1000 is only 6e-5.
-    kernels::simd_map(x, y, n, [shift](auto v) { return xsimd::exp(v - shift); });
-    double z = kernels::simd_sum(y, n);
     if (log_space) {
-        FloatBatch logz(static_cast<float>(std::log(z)));
+        FloatBatch logz(static_cast<float>(std::log(row_sum_exp(x, n, shift))));
         kernels::simd_map(x, y, n, [shift, logz](auto v) { return (v - shift) - logz; });
-    } else {
-        FloatBatch inv_z(static_cast<float>(1.0 / z));
-        kernels::simd_map(y, y, n, [inv_z](auto e) { return e * inv_z; });
+        return;
     }
+    kernels::simd_map(x, y, n, [shift](auto v) { return xsimd::exp(v - shift); });
+    FloatBatch inv_z(static_cast<float>(1.0 / kernels::simd_sum(y, n)));
+    kernels::simd_map(y, y, n, [inv_z](auto e) { return e * inv_z; });
 }
 
 // softmax (or log_softmax) of x along dim d. Rows along the last dim are contiguous and split over
@@ -157,7 +157,7 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
     if (count == 0)
         throw std::invalid_argument("cross_entropy: all " + std::to_string(N) + " targets equal ignore_index " +
                                     std::to_string(ignore_index) + "; the mean over no targets is undefined");
-    // Per row, the max and log z of log_softmax (softmax_row's arithmetic): the loss needs only
+    // Per row, the max and log z of log_softmax (as softmax_row computes them): the loss needs only
     // the targets' log-probabilities, and the backward recomputes the others from the logits, so
     // the (N,C) log-probabilities are never stored.
     std::vector<float> shift(N), logz(N);
