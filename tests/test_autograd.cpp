@@ -1,7 +1,7 @@
 // The engine: accumulation, diamonds, deep chains, freed graphs, retain_graph, NoGradGuard,
 // detach, zero_grad, retain_grad, to_dot, explicit output gradients, and the seeded Generator.
 // Leaves out: each op's own derivative (test_ops_gradcheck.cpp).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cmath>
 #include <pg/pg.hpp>
 
@@ -72,7 +72,7 @@ TEST_CASE("a second backward through a freed graph is a clear error", "[autograd
         FAIL("the second backward did not throw");
     } catch (const std::logic_error& e) {
         std::string msg = e.what();
-        CHECK_THAT(msg, Catch::Contains("already freed") && Catch::Contains("retain_graph"));
+        CHECK_THAT(msg, Contains("already freed") && Contains("retain_graph"));
     }
     // a new graph that reuses a freed part is refused too
     pg::Tensor y = pg::exp(x);
@@ -153,14 +153,14 @@ TEST_CASE("to_dot lists the ops and the shapes of the graph", "[autograd]") {
     pg::Tensor x = pg::ones({4, 2});
     pg::Tensor loss = pg::mean(pg::relu(pg::matmul(x, w)));
     std::string dot = pg::to_dot(loss);
-    CHECK_THAT(dot, Catch::StartsWith("digraph"));
+    CHECK_THAT(dot, StartsWith("digraph"));
     for (const char* want : {"matmul", "relu", "mean", "reshape", "(2,3) param", "(4,2)", "(4,3)", "()"}) {
         INFO(want);
-        CHECK_THAT(dot, Catch::Contains(want));
+        CHECK_THAT(dot, Contains(want));
     }
     CHECK(dot.back() == '\n');
     // nodes are numbered in the order they are written, not by address: the same graph, the same text
-    CHECK_THAT(dot, Catch::Contains("n0 [shape=box,label=\"()\"]"));
+    CHECK_THAT(dot, Contains("n0 [shape=box,label=\"()\"]"));
     pg::Tensor w2 = pg::ones({2, 3}, true);
     CHECK(pg::to_dot(pg::mean(pg::relu(pg::matmul(pg::ones({4, 2}), w2)))) == dot);
 }
@@ -205,7 +205,7 @@ TEST_CASE("the engine refuses a backward that returns the wrong shape", "[autogr
         pg::sum(y).backward();
         FAIL("no error");
     } catch (const std::logic_error& e) {
-        CHECK_THAT(std::string(e.what()), Catch::Contains("bad_op") && Catch::Contains("(3)") && Catch::Contains("(2)"));
+        CHECK_THAT(std::string(e.what()), Contains("bad_op") && Contains("(3)") && Contains("(2)"));
     }
 }
 
@@ -280,5 +280,5 @@ TEST_CASE("a backward that returns fewer gradients than its op has inputs is cau
     pg::Tensor y = pg::make_result(a.data() + b.data(), "two_inputs_one_grad", {a, b},
                                    [](const pg::Array& gy, const pg::Array&) { return std::vector<pg::Array>{gy}; });
     REQUIRE_THROWS_WITH(pg::sum(y).backward(),
-                        Catch::Contains("backward of 'two_inputs_one_grad' returned 1 gradients for its 2 inputs"));
+                        Contains("backward of 'two_inputs_one_grad' returned 1 gradients for its 2 inputs"));
 }

@@ -1,7 +1,7 @@
 // Checkpoints: save -> load -> save gives the same bytes; a loaded model and optimizer continue
 // exactly; and every damaged file (truncated, flipped, wrong fields, 1,000 random corruptions)
 // ends in a CheckpointError naming the file while the model and optimizer stay untouched.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -184,18 +184,18 @@ TEST_CASE("checkpoint: another architecture or optimizer is named in the error",
     pg::nn::GPT deeper(gpt_config(8, 3), gen);
     pg::optim::AdamW deeper_opt(deeper.parameters());
     msg = expect_rejected(path, read_bytes(path), deeper, deeper_opt);
-    CHECK_THAT(msg, Catch::Contains("parameter 26 is ln_f.weight in the file but blocks.2.ln1.weight in the model"));
+    CHECK_THAT(msg, Contains("parameter 26 is ln_f.weight in the file but blocks.2.ln1.weight in the model"));
 
     pg::nn::GPT same(gpt_config(8), gen);
     pg::optim::SGD sgd(same.parameters());
     msg = expect_rejected(path, read_bytes(path), same, sgd);
-    CHECK_THAT(msg, Catch::Contains("optimizer state 0 is step in the file but velocity.0 in the optimizer"));
+    CHECK_THAT(msg, Contains("optimizer state 0 is step in the file but velocity.0 in the optimizer"));
 
     pg::save(path, model);  // no optimizer state in the file
     msg = expect_rejected(path, read_bytes(path), same, sgd);
-    CHECK_THAT(msg, Catch::Contains("holds no optimizer state"));
+    CHECK_THAT(msg, Contains("holds no optimizer state"));
 
-    CHECK_THROWS_WITH(pg::load(temp_path("missing.ckpt"), same), Catch::Contains("missing.ckpt: cannot open"));
+    CHECK_THROWS_WITH(pg::load(temp_path("missing.ckpt"), same), Contains("missing.ckpt: cannot open"));
     CHECK_THROWS_AS(pg::save("/nonexistent-dir/x.ckpt", model), pg::CheckpointError);
     std::remove(path.c_str());
 }
@@ -211,11 +211,11 @@ TEST_CASE("checkpoint: truncation at every offset is an error, the model untouch
     REQUIRE(good.size() > 100);
     for (size_t n = 0; n < good.size(); ++n) {
         std::string msg = expect_rejected(path, Bytes(good.begin(), good.begin() + static_cast<long>(n)), model, opt);
-        CHECK_THAT(msg, Catch::Contains("truncated"));
+        CHECK_THAT(msg, Contains("truncated"));
     }
     Bytes longer = good;
     longer.push_back(0);
-    CHECK_THAT(expect_rejected(path, longer, model, opt), Catch::Contains("unexpected bytes after the checksum"));
+    CHECK_THAT(expect_rejected(path, longer, model, opt), Contains("unexpected bytes after the checksum"));
     std::remove(path.c_str());
 }
 
@@ -253,20 +253,20 @@ TEST_CASE("checkpoint: wrong magic, version and header fields give clear errors"
     // optimizer flag 30, tensor count 31..34, then section 35, name length 36..39, "lin.weight" 40..49,
     // rank 50..53, dims 54..69.
     REQUIRE(std::string(good.begin() + 40, good.begin() + 50) == "lin.weight");
-    CHECK_THAT(with([](Bytes& b) { b[0] = 'X'; }), Catch::Contains("not a poetgrad checkpoint"));
-    CHECK_THAT(with([](Bytes& b) { put_u32(b, 6, 2); }), Catch::Contains("format version 2, but this build reads version 1"));
-    CHECK_THAT(with([](Bytes& b) { put_u64(b, 10, ~0ull); }), Catch::Contains("truncated: the header needs"));
-    CHECK_THAT(with([](Bytes& b) { put_u64(b, 10, 3); }), Catch::Contains("unexpected bytes after the checksum"));
-    CHECK_THAT(with([](Bytes& b) { put_u32(b, 26, 0xffffffffu); }), Catch::Contains("truncated"));
-    CHECK_THAT(with([](Bytes& b) { b[30] = 7; }), Catch::Contains("optimizer flag is 7"));
-    CHECK_THAT(with([](Bytes& b) { put_u32(b, 31, 1000000); }), Catch::Contains("truncated"));
-    CHECK_THAT(with([](Bytes& b) { b[35] = 9; }), Catch::Contains("unknown section 9"));
-    CHECK_THAT(with([](Bytes& b) { put_u32(b, 36, 0x7fffffffu); }), Catch::Contains("truncated: a tensor name needs 2147483647 bytes"));
-    CHECK_THAT(with([](Bytes& b) { b[40] = 'L'; }), Catch::Contains("parameter 0 is Lin.weight in the file but lin.weight in the model"));
-    CHECK_THAT(with([](Bytes& b) { put_u32(b, 50, 0xffffffffu); }), Catch::Contains("lin.weight has more values than the payload holds"));
-    CHECK_THAT(with([](Bytes& b) { put_u64(b, 54, 1ull << 62); }), Catch::Contains("lin.weight has more values than the payload holds"));
-    CHECK_THAT(with([](Bytes& b) { put_u64(b, 54, 1); }), Catch::Contains("the payload holds"));
-    CHECK_THAT(with([](Bytes& b) { put_u64(b, 62, 2); }), Catch::Contains("the payload holds"));
+    CHECK_THAT(with([](Bytes& b) { b[0] = 'X'; }), Contains("not a poetgrad checkpoint"));
+    CHECK_THAT(with([](Bytes& b) { put_u32(b, 6, 2); }), Contains("format version 2, but this build reads version 1"));
+    CHECK_THAT(with([](Bytes& b) { put_u64(b, 10, ~0ull); }), Contains("truncated: the header needs"));
+    CHECK_THAT(with([](Bytes& b) { put_u64(b, 10, 3); }), Contains("unexpected bytes after the checksum"));
+    CHECK_THAT(with([](Bytes& b) { put_u32(b, 26, 0xffffffffu); }), Contains("truncated"));
+    CHECK_THAT(with([](Bytes& b) { b[30] = 7; }), Contains("optimizer flag is 7"));
+    CHECK_THAT(with([](Bytes& b) { put_u32(b, 31, 1000000); }), Contains("truncated"));
+    CHECK_THAT(with([](Bytes& b) { b[35] = 9; }), Contains("unknown section 9"));
+    CHECK_THAT(with([](Bytes& b) { put_u32(b, 36, 0x7fffffffu); }), Contains("truncated: a tensor name needs 2147483647 bytes"));
+    CHECK_THAT(with([](Bytes& b) { b[40] = 'L'; }), Contains("parameter 0 is Lin.weight in the file but lin.weight in the model"));
+    CHECK_THAT(with([](Bytes& b) { put_u32(b, 50, 0xffffffffu); }), Contains("lin.weight has more values than the payload holds"));
+    CHECK_THAT(with([](Bytes& b) { put_u64(b, 54, 1ull << 62); }), Contains("lin.weight has more values than the payload holds"));
+    CHECK_THAT(with([](Bytes& b) { put_u64(b, 54, 1); }), Contains("the payload holds"));
+    CHECK_THAT(with([](Bytes& b) { put_u64(b, 62, 2); }), Contains("the payload holds"));
     std::remove(path.c_str());
 }
 

@@ -2,7 +2,7 @@
 // transpose pair, accumulate on and off, padded leading dims, broadcast and summed batches, and the
 // same bits at 1 and 2 threads; plus the thread pool and thread-count settings they rely on.
 // Leaves out: speed (bench/gemm_bench.cpp).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <atomic>
 #include <random>
 #include <stdexcept>

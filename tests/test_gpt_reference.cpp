@@ -1,7 +1,7 @@
 // The whole GPT against PyTorch (tools/reference/make_gpt_fixtures.py), in the manner of llm.c's
 // test: same weights in, then logits, loss, every parameter's gradient and 10 AdamW steps out.
 // Relative error |ours - torch| / (|torch| + floor), floor as in scaled_rel_diff below.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cstdio>
 #include <pg/pg.hpp>
 #include "fixture.hpp"

@@ -2,7 +2,7 @@
 // non-finite checkpoints, paths that are not files, flags that are not what they seem; and a
 // seeded mutation fuzz of the checkpoint loader and the tokenizer. Each ends in a clear error
 // naming what was wrong, never a crash, a hang or an allocation beyond what the message names.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <sys/stat.h>
 #include <cstdio>
 #include <cstring>
@@ -18,7 +18,6 @@
 #include "poet/utf8.hpp"
 #include "poet_test_util.hpp"
 
-using Catch::Contains;
 
 template <class E, class F>
 static std::string message_of(F f) {

@@ -1,7 +1,7 @@
 // Modules: registration order and dotted names, train/eval, zero_grad, parameter counts; each
 // layer's forward on known values; attention's causality; the GPT's input checks and init.
 // Leaves out: agreement with PyTorch (test_gpt_reference.cpp).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cmath>
 #include <pg/pg.hpp>
 
@@ -75,7 +75,7 @@ TEST_CASE("Module: a name can be registered only once", "[nn]") {
             register_parameter("w", pg::zeros({1}));
         }
     };
-    CHECK_THROWS_WITH(Twice(), Catch::Contains("'w' is already taken"));
+    CHECK_THROWS_WITH(Twice(), Contains("'w' is already taken"));
 }
 
 TEST_CASE("Module: train() and eval() reach every child, dropout follows them", "[nn]") {
@@ -246,7 +246,7 @@ TEST_CASE("GPT: forward_last gives forward's logits at the last position", "[nn]
     pg::Tensor last = model.forward_last(ids);                              // (3,11)
     REQUIRE(last.shape() == pg::Shape{3, 11});
     REQUIRE(last.to_vector() == pg::reshape(pg::slice(all, 1, 2, 3), {3, 11}).to_vector());
-    CHECK_THROWS_WITH(model.forward_last(ids_tensor({1, 11}, 1, 2)), Catch::Contains("GPT: id 11 at (0,1)"));
+    CHECK_THROWS_WITH(model.forward_last(ids_tensor({1, 11}, 1, 2)), Contains("GPT: id 11 at (0,1)"));
 }
 
 TEST_CASE("GPT: forward_rows gives forward's logits and gradients as (B*T,V) rows, bit for bit", "[nn][gpt]") {
@@ -275,8 +275,8 @@ TEST_CASE("GPT: clear errors for bad ids, long sequences and wrong ranks", "[nn]
     pg::Generator gen(1);
     pg::nn::GPT model(small_config(), gen);
     CHECK_THROWS_WITH(model.forward(ids_tensor(std::vector<float>(7, 1.f), 1, 7)),
-                      Catch::Contains("T = 7 exceeds the context of 6"));
-    CHECK_THROWS_WITH(model.forward(ids_tensor({1, 11}, 1, 2)), Catch::Contains("id 11") && Catch::Contains("(0,1)"));
+                      Contains("T = 7 exceeds the context of 6"));
+    CHECK_THROWS_WITH(model.forward(ids_tensor({1, 11}, 1, 2)), Contains("id 11") && Contains("(0,1)"));
     CHECK_THROWS_AS(model.forward(ids_tensor({1, -1}, 1, 2)), std::out_of_range);
     CHECK_THROWS_AS(model.forward(ids_tensor({1, 2.5f}, 1, 2)), std::out_of_range);
     CHECK_THROWS_AS(model.forward(pg::tensor({1.f, 2.f})), pg::ShapeError);

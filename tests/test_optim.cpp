@@ -1,7 +1,7 @@
 // Optimizers against PyTorch step by step (tools/reference/make_optim_fixtures.py), then the
 // pieces alone: clip_grad_norm, the lr schedules, state()/load_state(), skipped parameters.
 // Parameters are O(1): errors are |ours - torch| / (|torch| + 1e-3).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cmath>
 #include <cstdio>
 #include <functional>
@@ -179,12 +179,12 @@ TEST_CASE("load_state rejects a state of another shape or optimizer and changes 
     adam_p.step();
     auto before = adam_p.state();
     pg::optim::Adam adam_q({q});
-    CHECK_THROWS_WITH(adam_p.load_state(adam_q.state()), Catch::Contains("'m.0' has shape (3), expected (2)"));
+    CHECK_THROWS_WITH(adam_p.load_state(adam_q.state()), Contains("'m.0' has shape (3), expected (2)"));
     pg::optim::SGD sgd({p});
-    CHECK_THROWS_WITH(adam_p.load_state(sgd.state()), Catch::Contains("1 arrays given, 3 expected"));
+    CHECK_THROWS_WITH(adam_p.load_state(sgd.state()), Contains("1 arrays given, 3 expected"));
     auto bad_step = before;
     bad_step[0].second(0) = 1.5f;
-    CHECK_THROWS_WITH(adam_p.load_state(bad_step), Catch::Contains("not a whole number"));
+    CHECK_THROWS_WITH(adam_p.load_state(bad_step), Contains("not a whole number"));
     auto after = adam_p.state();
     for (size_t i = 0; i < before.size(); ++i) {
         bool unchanged = before[i].second == after[i].second;

@@ -1,6 +1,6 @@
 // The count bigram (poet/bigram.hpp): the 25 counted pairs of a record, the sparse count table,
 // add-alpha probabilities, the validation loss by hand, and sampling within the quatrain's layout.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cmath>
 #include "poet/bigram.hpp"
 #include "poet/quatrain.hpp"

@@ -1,7 +1,7 @@
 // 格律: the 平水韵 table on known characters, the four templates against a handbook's patterns, the
 // checker on real poems, FormState's rhyme bookkeeping, and the writer's poems judged by a checker
 // written here from the handbook (not form.cpp's); then eval's new measures on hand-made cases.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <algorithm>
 #include <cmath>
 #include <fstream>
@@ -112,14 +112,14 @@ TEST_CASE("rhyme table: a bad file is named with what is wrong", "[poet][form]")
         std::ofstream(dir.path + "/" + name) << text;
     };
     REQUIRE_THROWS_WITH(poet::RhymeTable::load(dir.path),
-                        Catch::Contains("cannot open") && Catch::Contains("Pingshui_Rhyme.json"));
+                        Contains("cannot open") && Contains("Pingshui_Rhyme.json"));
     write("Pingshui_Rhyme.json", "{\"上平声部\": {\"一东\": [\"东\", ");
-    REQUIRE_THROWS_WITH(poet::RhymeTable::load(dir.path), Catch::Contains("is not valid JSON"));
+    REQUIRE_THROWS_WITH(poet::RhymeTable::load(dir.path), Contains("is not valid JSON"));
     write("Pingshui_Rhyme.json", "{\"上平声部\": {\"一东\": [\"东风\"]}}");
     REQUIRE_THROWS_WITH(poet::RhymeTable::load(dir.path),
-                        Catch::Contains("\"东风\", which is not one Chinese character"));
+                        Contains("\"东风\", which is not one Chinese character"));
     write("Pingshui_Rhyme.json", "{\"平声\": {}}");
-    REQUIRE_THROWS_WITH(poet::RhymeTable::load(dir.path), Catch::Contains("unknown part \"平声\""));
+    REQUIRE_THROWS_WITH(poet::RhymeTable::load(dir.path), Contains("unknown part \"平声\""));
     write("Pingshui_Rhyme.json", "{\"上平声部\": {\"一东\": [\"东\", \"风\"]}, \"入声部\": {\"入声六月\": [\"月\"]}}");
     write("additions.json", "{\"上平声部\": {\"一东\": [\"葱\"]}}");
     poet::RhymeTable small = poet::RhymeTable::load(dir.path);
@@ -176,7 +176,7 @@ TEST_CASE("checker: regular, broken and 仄-rhymed real quatrains", "[poet][form
     REQUIRE_FALSE(same.rhyme);
     REQUIRE_FALSE(same.regular);
     REQUIRE(same.tones);
-    REQUIRE_THROWS_WITH(check("白日依山尽，"), Catch::Contains("not a well-formed quatrain"));
+    REQUIRE_THROWS_WITH(check("白日依山尽，"), Contains("not a well-formed quatrain"));
 }
 
 TEST_CASE("explain: the template, the rhyme, every line's tones and pattern, the broken slots", "[poet][form]") {
@@ -246,7 +246,7 @@ TEST_CASE("form state: the first rhyme picks the group, later rhymes keep it and
     REQUIRE_FALSE(state.allows(U'流'));  // the rhyme of line 2 again
     REQUIRE_FALSE(state.allows(U'春'));  // level, but 十一真
     REQUIRE_FALSE(state.allows(U'月'));  // oblique
-    REQUIRE_THROWS_WITH(state.advance(U'春'), Catch::Contains("春 fits slot 19 of no template"));
+    REQUIRE_THROWS_WITH(state.advance(U'春'), Contains("春 fits slot 19 of no template"));
     state.advance(U'楼');
     REQUIRE(state.slot() == 20);
 
@@ -326,7 +326,7 @@ TEST_CASE("writer: 格律 needs constrained decoding, and the loose form is unch
     poet::WriteOptions opt = regulated(poet::Placement::Prefix);
     opt.constrained = false;
     pg::Generator gen(1);
-    REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {k}, opt, gen), Catch::Contains("needs constrained decoding"));
+    REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {k}, opt, gen), Contains("needs constrained decoding"));
     poet::WriteOptions loose;   // the library's default: today's behaviour, seed for seed
     REQUIRE(loose.form == poet::Form::Loose);
 }
@@ -351,7 +351,7 @@ TEST_CASE("eval: form rates, PPMI with a poem held out, topicality and log-proba
     REQUIRE(co.ppmi(U'月', U'日') == Approx(0.0));          // 日 (poem 1) never with 月: no evidence
     REQUIRE(co.ppmi(U'月', U'光', &poems[1]) == Approx(0.0));   // without poem 2 the pair never meets
     REQUIRE(co.ppmi(U'月', U'欲', &poems[0]) == Approx(std::log(3.0 * 1 / (2 * 1))));
-    REQUIRE_THROWS_WITH(co.ppmi(U'山', U'白'), Catch::Contains("山 was not counted"));
+    REQUIRE_THROWS_WITH(co.ppmi(U'山', U'白'), Contains("山 was not counted"));
 
     poet::Prompted own{{U'月', U'白'}, {poems[1], poems[0]}};
     poet::Topicality t = poet::topicality(co, own, false);

@@ -1,6 +1,6 @@
 // Training records BOS k SEP poem EOS: layout, the loss mask, k drawn from the poem, and the
 // corpus files read back as well-formed quatrains.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <set>
 #include "poet/corpus.hpp"
 #include "poet/quatrain.hpp"
@@ -76,6 +76,6 @@ TEST_CASE("corpus: the embedded files read as quatrains, bad files name the line
     auto val = poet::read_poems(poet::default_data_dir() + "/jueju_val.txt");
     REQUIRE(val.size() == 854);
     REQUIRE(poet::quatrain::well_formed(val.back()));
-    REQUIRE_THROWS_WITH(poet::read_poems("/nonexistent/poems.txt"), Catch::Contains("cannot open /nonexistent/poems.txt"));
-    REQUIRE_THROWS_WITH(poet::load_corpus(poet::default_data_dir(), "tang"), Catch::Contains("unknown corpus 'tang'"));
+    REQUIRE_THROWS_WITH(poet::read_poems("/nonexistent/poems.txt"), Contains("cannot open /nonexistent/poems.txt"));
+    REQUIRE_THROWS_WITH(poet::load_corpus(poet::default_data_dir(), "tang"), Contains("unknown corpus 'tang'"));
 }

@@ -1,6 +1,6 @@
 // The poet's tokenizer: UTF-8 round trips, clear errors for invalid UTF-8 and unknown characters,
 // the vocabulary order and its serialisation, and the prompt character's suggestions.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include "poet/tokenizer.hpp"
 #include "poet/utf8.hpp"
 #include "poet/variants.hpp"
@@ -31,12 +31,12 @@ TEST_CASE("utf8: invalid input names the byte offset", "[poet][tokenizer]") {
     };
     // "春" is E6 98 A5; a lone continuation byte at offset 3
     REQUIRE(message("春\x80") == "test: invalid UTF-8 at byte offset 3: byte 0x80 cannot start a character");
-    REQUIRE_THAT(message("ab\xE6\x98"), Catch::Contains("byte offset 2") && Catch::Contains("cut off"));
-    REQUIRE_THAT(message("\xE6" "a" "\xA5"), Catch::Contains("byte offset 1") && Catch::Contains("continuation"));
-    REQUIRE_THAT(message("\xC0\xAF"), Catch::Contains("byte offset 0"));                 // overlong '/'
-    REQUIRE_THAT(message("x\xE0\x80\xAF"), Catch::Contains("overlong"));
-    REQUIRE_THAT(message("\xED\xA0\x80"), Catch::Contains("surrogate"));
-    REQUIRE_THAT(message("\xF4\x90\x80\x80"), Catch::Contains("beyond U+10FFFF"));
+    REQUIRE_THAT(message("ab\xE6\x98"), Contains("byte offset 2") && Contains("cut off"));
+    REQUIRE_THAT(message("\xE6" "a" "\xA5"), Contains("byte offset 1") && Contains("continuation"));
+    REQUIRE_THAT(message("\xC0\xAF"), Contains("byte offset 0"));                 // overlong '/'
+    REQUIRE_THAT(message("x\xE0\x80\xAF"), Contains("overlong"));
+    REQUIRE_THAT(message("\xED\xA0\x80"), Contains("surrogate"));
+    REQUIRE_THAT(message("\xF4\x90\x80\x80"), Contains("beyond U+10FFFF"));
 }
 
 TEST_CASE("tokenizer: specials first, then characters by count, ties by code point", "[poet][tokenizer]") {
@@ -66,17 +66,17 @@ TEST_CASE("tokenizer: encode/decode round trip and serialisation", "[poet][token
     Tokenizer back = Tokenizer::deserialize(tok.serialize());
     REQUIRE(back.size() == tok.size());
     REQUIRE(back.encode(poem) == ids);
-    REQUIRE_THROWS_WITH(Tokenizer::deserialize("春春"), Catch::Contains("appears twice"));
+    REQUIRE_THROWS_WITH(Tokenizer::deserialize("春春"), Contains("appears twice"));
     REQUIRE_THROWS_AS(Tokenizer::deserialize(""), std::invalid_argument);
-    REQUIRE_THROWS_WITH(Tokenizer::deserialize("春\xFF"), Catch::Contains("byte offset 3"));
+    REQUIRE_THROWS_WITH(Tokenizer::deserialize("春\xFF"), Contains("byte offset 3"));
 }
 
 TEST_CASE("tokenizer: unknown characters are named, or become UNK when allowed", "[poet][tokenizer]") {
     Tokenizer tok = small_tokenizer();
-    REQUIRE_THROWS_WITH(tok.encode("春月"), Catch::Contains("月 (U+6708) at position 1 is not in the vocabulary"));
+    REQUIRE_THROWS_WITH(tok.encode("春月"), Contains("月 (U+6708) at position 1 is not in the vocabulary"));
     REQUIRE(tok.encode("春月", true) == std::vector<int>{tok.id(U'春'), Tokenizer::UNK});
     REQUIRE(tok.decode({Tokenizer::BOS, tok.id(U'春'), Tokenizer::UNK}) == "<BOS>春<UNK>");
-    REQUIRE_THROWS_WITH(tok.encode("春\xE6"), Catch::Contains("invalid UTF-8 at byte offset 3"));
+    REQUIRE_THROWS_WITH(tok.encode("春\xE6"), Contains("invalid UTF-8 at byte offset 3"));
 }
 
 TEST_CASE("prompt: one known character, else an error with something to try", "[poet][tokenizer]") {
@@ -84,16 +84,16 @@ TEST_CASE("prompt: one known character, else an error with something to try", "[
     REQUIRE(tok.id(U'风') == poet::prompt_char_id("风", tok));
     // the traditional twin of a known character is offered
     REQUIRE_THROWS_WITH(poet::prompt_char_id("風", tok),
-                        Catch::Contains("風 (U+98A8) is not in the model's vocabulary") && Catch::Contains("did you mean 风?"));
-    REQUIRE_THROWS_WITH(poet::prompt_char_id("乾", tok), Catch::Contains("did you mean 干?"));
+                        Contains("風 (U+98A8) is not in the model's vocabulary") && Contains("did you mean 风?"));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("乾", tok), Contains("did you mean 干?"));
     // no twin: frequent characters instead
-    REQUIRE_THROWS_WITH(poet::prompt_char_id("龙", tok), Catch::Contains("try a frequent one: "));
-    REQUIRE_THROWS_WITH(poet::prompt_char_id("a", tok), Catch::Contains("not a Chinese character"));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("龙", tok), Contains("try a frequent one: "));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("a", tok), Contains("not a Chinese character"));
     // a character of the extension blocks is a Chinese character, only not one the model knows
     REQUIRE_THROWS_WITH(poet::prompt_char_id("\xF0\xA0\x80\x80", tok),
-                        Catch::Contains("(U+20000) is not in the model's vocabulary"));
-    REQUIRE_THROWS_WITH(poet::prompt_char_id("\xE3\x90\x80", tok), Catch::Contains("(U+3400) is not in the model's vocabulary"));
-    REQUIRE_THROWS_WITH(poet::prompt_char_id("春风", tok), Catch::Contains("exactly one character, got 2"));
-    REQUIRE_THROWS_WITH(poet::prompt_char_id("", tok), Catch::Contains("got 0"));
-    REQUIRE_THROWS_WITH(poet::prompt_char_id("\xE9\xA3", tok), Catch::Contains("invalid UTF-8 at byte offset 0"));
+                        Contains("(U+20000) is not in the model's vocabulary"));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("\xE3\x90\x80", tok), Contains("(U+3400) is not in the model's vocabulary"));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("春风", tok), Contains("exactly one character, got 2"));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("", tok), Contains("got 0"));
+    REQUIRE_THROWS_WITH(poet::prompt_char_id("\xE9\xA3", tok), Contains("invalid UTF-8 at byte offset 0"));
 }

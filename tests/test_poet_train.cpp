@@ -1,7 +1,7 @@
 // Training the poet on a tiny config: the loss falls, a resumed run repeats the uninterrupted run's
 // losses bit for bit, a NaN stops training and keeps the last good checkpoint, and bad
 // checkpoints end in clear errors.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cmath>
 #include <fstream>
 #include "pg/io/checkpoint.hpp"
@@ -65,7 +65,7 @@ TEST_CASE("train: resume after an interruption gives exactly the uninterrupted l
     poet::TrainResult b1 = poet::train(cfg, first);
     REQUIRE(b1.status == TrainStatus::Interrupted);
     REQUIRE(b1.checkpoint_step == 7);
-    REQUIRE_THAT(b1.message, Catch::Contains("--resume"));
+    REQUIRE_THAT(b1.message, Contains("--resume"));
 
     poet::TrainOptions second = poet_test::quiet_options(split, data);
     second.resume = true;
@@ -96,8 +96,8 @@ TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint",
     REQUIRE(r.step == 7);
     REQUIRE(r.losses.size() == 7);
     REQUIRE(r.checkpoint_step == 6);
-    REQUIRE_THAT(r.message, Catch::Contains("diverged at step 8") && Catch::Contains("training loss is nan") &&
-                                Catch::Contains("last good checkpoint is kept") && Catch::Contains("(step 6)"));
+    REQUIRE_THAT(r.message, Contains("diverged at step 8") && Contains("training loss is nan") &&
+                                Contains("last good checkpoint is kept") && Contains("(step 6)"));
     poet::PoetModel m = poet::load_model(out + "/model.ckpt");
     REQUIRE(m.step == 6);
     for (const pg::Tensor& p : m.gpt->parameters())
@@ -109,7 +109,7 @@ TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint",
     cfg.inject_nan_at = 2;
     poet::TrainResult e = poet::train(cfg, poet_test::quiet_options(early, data));
     REQUIRE(e.status == TrainStatus::Diverged);
-    REQUIRE_THAT(e.message, Catch::Contains("No checkpoint had been saved yet"));
+    REQUIRE_THAT(e.message, Contains("No checkpoint had been saved yet"));
 }
 
 TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear errors", "[poet][train]") {
@@ -118,15 +118,15 @@ TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear err
     const std::string &data = corpus.path, &out = run.path;
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.n_embd = 15;
-    REQUIRE_THROWS_WITH(poet::train(cfg, poet_test::quiet_options(out, data)), Catch::Contains("--width 15 must be a multiple of --heads 2"));
+    REQUIRE_THROWS_WITH(poet::train(cfg, poet_test::quiet_options(out, data)), Contains("--width 15 must be a multiple of --heads 2"));
     cfg = poet_test::tiny_config();
     cfg.context = 16;
-    REQUIRE_THROWS_WITH(poet::train(cfg, poet_test::quiet_options(out, data)), Catch::Contains("--context 16 is shorter than a record"));
+    REQUIRE_THROWS_WITH(poet::train(cfg, poet_test::quiet_options(out, data)), Contains("--context 16 is shorter than a record"));
 
     poet::TrainOptions resume = poet_test::quiet_options(out, data);
     resume.resume = true;
-    REQUIRE_THROWS_WITH(poet::train(poet_test::tiny_config(), resume), Catch::Contains("no checkpoint at " + out));
-    REQUIRE_THROWS_WITH(poet::load_model(out + "/none.ckpt"), Catch::Contains("none.ckpt: no such checkpoint"));
+    REQUIRE_THROWS_WITH(poet::train(poet_test::tiny_config(), resume), Contains("no checkpoint at " + out));
+    REQUIRE_THROWS_WITH(poet::load_model(out + "/none.ckpt"), Contains("none.ckpt: no such checkpoint"));
 
     cfg = poet_test::tiny_config();
     cfg.steps = 3;
@@ -143,8 +143,8 @@ TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear err
     bad[bad.size() - 10] ^= 0x40;
     std::ofstream(flipped, std::ios::binary) << bad;
     REQUIRE_THROWS_AS(poet::load_model(truncated), pg::CheckpointError);
-    REQUIRE_THROWS_WITH(poet::load_model(truncated), Catch::StartsWith(truncated));
-    REQUIRE_THROWS_WITH(poet::load_model(flipped), Catch::StartsWith(flipped));
+    REQUIRE_THROWS_WITH(poet::load_model(truncated), StartsWith(truncated));
+    REQUIRE_THROWS_WITH(poet::load_model(flipped), StartsWith(flipped));
     REQUIRE_FALSE(poet::is_finished_checkpoint(truncated));
 
     // a valid checkpoint of something that is not a poet
@@ -152,7 +152,7 @@ TEST_CASE("train: bad settings, missing and corrupt checkpoints end in clear err
     pg::nn::Linear other(3, 2, true, gen);
     std::string foreign = out + "/foreign.ckpt";
     pg::save(foreign, other);
-    REQUIRE_THROWS_WITH(poet::load_model(foreign), Catch::Contains("not a poet checkpoint"));
+    REQUIRE_THROWS_WITH(poet::load_model(foreign), Contains("not a poet checkpoint"));
 }
 
 TEST_CASE("train_step: one step lowers the loss, a NaN loss leaves the weights alone", "[poet][train]") {
@@ -178,7 +178,7 @@ TEST_CASE("train_step: one step lowers the loss, a NaN loss leaves the weights a
 
     std::vector<float> before = model.gpt->wte.weight.to_vector();
     poet::StepStats nan = poet::train_step(*model.gpt, opt, batch, 1e-2f, 1.f, /*pretend_nan=*/true);
-    REQUIRE_THAT(nan.diverged, Catch::Contains("the training loss is nan"));
+    REQUIRE_THAT(nan.diverged, Contains("the training loss is nan"));
     REQUIRE(model.gpt->wte.weight.to_vector() == before);
 }
 
@@ -203,13 +203,13 @@ TEST_CASE("settings: one table gives the flags, the help, validation and the met
 
     c = poet::TrainConfig{};
     c.n_layer = 65;
-    REQUIRE_THROWS_WITH(poet::validate(c), Catch::Contains("--layers 65 is outside its range [1, 64]"));
+    REQUIRE_THROWS_WITH(poet::validate(c), Contains("--layers 65 is outside its range [1, 64]"));
     c = poet::TrainConfig{};
     c.corpus = "tang";
-    REQUIRE_THROWS_WITH(poet::validate(c), Catch::Contains("--corpus must be one of jueju|all, not 'tang'"));
+    REQUIRE_THROWS_WITH(poet::validate(c), Contains("--corpus must be one of jueju|all, not 'tang'"));
     c = poet::TrainConfig{};
     c.min_lr = 1.f;
-    REQUIRE_THROWS_WITH(poet::validate(c), Catch::Contains("--min-lr 1 must not exceed --lr 0.00200000009"));
+    REQUIRE_THROWS_WITH(poet::validate(c), Contains("--min-lr 1 must not exceed --lr 0.00200000009"));
     meta.erase("train.clip");
-    REQUIRE_THROWS_WITH(poet::train_config_from(meta), Catch::Contains("no 'train.clip'"));
+    REQUIRE_THROWS_WITH(poet::train_config_from(meta), Contains("no 'train.clip'"));
 }

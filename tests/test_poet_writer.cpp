@@ -1,7 +1,7 @@
 // Writing quatrains from an untrained tiny model: constrained decoding always gives a well-formed
 // quatrain, the placement mechanism always puts the prompt character into the poem, and slot_odds
 // gives the odds it places it by.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <algorithm>
 #include "poet/corpus.hpp"
 #include "poet/decode.hpp"
@@ -79,10 +79,10 @@ TEST_CASE("writer: acrostic opens with the character, prefix-only and free decod
         REQUIRE(p.well_formed == poet::is_well_formed(p.ids, m.tok));
     }
     opt.placement = poet::Placement::Model;
-    REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {k}, opt, gen), Catch::Contains("needs constrained decoding"));
+    REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {k}, opt, gen), Contains("needs constrained decoding"));
     opt.constrained = true;
     REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {m.tok.id(U'，')}, opt, gen),
-                        Catch::Contains("not a Chinese character"));
+                        Contains("not a Chinese character"));
 }
 
 TEST_CASE("writer: slot_odds gives q_s, the odds write_poems places the character by", "[poet][writer]") {
@@ -163,7 +163,7 @@ TEST_CASE("writer: slot_odds gives q_s, the odds write_poems places the characte
     no_bos[0] = poet::Tokenizer::SEP;
     for (const std::vector<int>& bad : {short_row, not_han, no_bos})
         REQUIRE_THROWS_WITH(poet::slot_odds(*m.gpt, m.tok, {row, bad}, poet::Form::Loose, 1.f),
-                            Catch::Contains("slot_odds: draft 1 is not BOS k SEP"));
+                            Contains("slot_odds: draft 1 is not BOS k SEP"));
 }
 
 TEST_CASE("writer: sampling helpers respect the allowed set, temperature and top-k", "[poet][writer]") {

@@ -2,7 +2,7 @@
 // by tools/reference/make_op_fixtures.py) hold inputs, out = f(inputs) and the gradients of
 // sum(out * r); this file holds the same cases as C++ lambdas, matched by name.
 // Leaves out: dropout's mask (PyTorch's generator is not ours; only its scaling is compared).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <algorithm>
 #include <cmath>
 #include <filesystem>

@@ -1,5 +1,5 @@
 // Seed 000's 2x2 self-attention example, computed with the library's ops.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cmath>
 #include <pg/pg.hpp>
 

@@ -1,7 +1,7 @@
 // The xsimd elementwise loops (kernels/simd.hpp) and the row splitting (parallel_rows): every
 // length around the batch width, against plain float loops; and the ops built on them giving the
 // same bits at 1 and 2 threads. Leaves out: speed (./poet bench).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <cmath>
 #include <random>
 #include <vector>

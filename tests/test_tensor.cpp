@@ -1,6 +1,6 @@
 // The Tensor handle: construction, shape queries, shared storage, copies, method forms.
 // Leaves out: gradients (test_autograd.cpp) and error messages (test_shape_errors.cpp).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 #include <pg/pg.hpp>
 
 TEST_CASE("nested initializer lists give the shape", "[tensor]") {
