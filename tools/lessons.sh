@@ -5,7 +5,7 @@
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 BUILD="${PG_BUILD_DIR:-$ROOT/build}"
-LESSONS="$ROOT/lessons"
+LESSONS="${PG_LESSONS:-$ROOT/lessons}"   # PG_LESSONS: another folder of lessons (the runner's fixture)
 PROGRESS="${PG_PROGRESS:-$LESSONS/.progress}"   # PG_PROGRESS, PG_EXERCISE: for the runner's own test
 JOBS="$(nproc 2>/dev/null || echo 2)"
 

@@ -10,82 +10,47 @@
 // mistake 10: the library's pg::softmax called => you called pg::softmax
 // mistake 11: the result returned flat, pg::tensor(y, {x.numel()}) => softmax keeps the shape
 // mistake 12: the sum declared once, before the loop over the rows => the sum is never set back to 0
-// Lesson 02's plausible wrong answers, each built as lesson_02_mistake_N (-DMISTAKE=N); every one must
-// fail the checks with the hint above. The function is solution.cpp's, but for the lines marked.
+// Lesson 02's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// The function is solution.cpp's, but for the lines marked.
 #include <algorithm>
 #include <cmath>
 #include "check.hpp"
+using lesson::mistake;
 
 pg::Tensor exercise::stable_softmax(const pg::Tensor& x) {
-#if MISTAKE == 10
-    return pg::softmax(x, -1);
-#endif
-#if MISTAKE == 9
-    size_t C = x.size(0), rows = x.numel() / C;
-#elif MISTAKE == 8
-    size_t C = x.size(-1), rows = x.dim() == 1 ? 1 : x.size(0);
-#else
-    size_t C = x.size(-1), rows = x.numel() / C;
-#endif
+    if (mistake(10)) return pg::softmax(x, -1);
+    size_t C = mistake(9) ? x.size(0) : x.size(-1);
+    size_t rows = mistake(8) ? (x.dim() == 1 ? 1 : x.size(0)) : x.numel() / C;
     const float* in = x.ptr();
     std::vector<float> y(x.numel());
-#if MISTAKE == 2 || MISTAKE == 6
-    const float all_max = *std::max_element(in, in + x.numel());
-#endif
-#if MISTAKE == 6
-    float all_total = 0.f;
-    for (size_t i = 0; i < x.numel(); ++i) all_total += std::exp(in[i] - all_max);
-#endif
-#if MISTAKE == 7
-    // "row" r taken as column r of the last two axes' (rows, C) matrix: x[0][r], x[1][r], ..., stride C
-    const size_t lines = C, len = rows;
-#else
-    const size_t lines = rows, len = C;
-#endif
-#if MISTAKE == 12
-    float total_all = 0.f;  // the slip: declared once, before the loop over the rows
-#endif
+    // mistakes 2 and 6: one maximum (and for 6 one sum) over the whole tensor
+    float all_max = 0.f, all_total = 0.f;
+    if (mistake(2) || mistake(6)) all_max = *std::max_element(in, in + x.numel());
+    if (mistake(6))
+        for (size_t i = 0; i < x.numel(); ++i) all_total += std::exp(in[i] - all_max);
+    // mistake 7: "row" r taken as column r of the last two axes' (rows, C) matrix: x[0][r], x[1][r], ..., stride C
+    const size_t lines = mistake(7) ? C : rows, len = mistake(7) ? rows : C;
+    float total_all = 0.f;  // mistake 12's slip: declared once, before the loop over the rows
     for (size_t r = 0; r < lines; ++r) {
-#if MISTAKE == 7
-        const size_t start = r, step = C;
-#else
-        const size_t start = r * C, step = 1;
-#endif
+        const size_t start = mistake(7) ? r : r * C, step = mistake(7) ? C : 1;
         auto at = [&](size_t j) { return in[start + j * step]; };
-#if MISTAKE == 1 || MISTAKE == 5
-        float m = 0.f;
-#elif MISTAKE == 2 || MISTAKE == 6
-        float m = all_max;
-#elif MISTAKE == 3
-        float m = 0.f;
-        for (size_t j = 0; j < len; ++j) m = std::max(m, at(j));
-#elif MISTAKE == 4
-        float m = at(0);
-        for (size_t j = 0; j < len - 1; ++j) m = std::max(m, at(j));
-#else
-        float m = at(0);
-        for (size_t j = 1; j < len; ++j) m = std::max(m, at(j));  // exp(x_j - m) <= 1: no overflow
-#endif
-#if MISTAKE == 12
-        float& total = total_all;
-#else
-        float total = 0.f;
-#endif
+        float m = mistake(3) ? 0.f : at(0);
+        const size_t end = mistake(4) ? len - 1 : len;  // mistake 4 misses the row's last number
+        for (size_t j = 0; j < end; ++j) m = std::max(m, at(j));  // exp(x_j - m) <= 1: no overflow
+        if (mistake(1) || mistake(5)) m = 0.f;
+        if (mistake(2) || mistake(6)) m = all_max;
+        float row_total = 0.f;
+        float& total = mistake(12) ? total_all : row_total;
         for (size_t j = 0; j < len; ++j) {
             y[start + j * step] = std::exp(at(j) - m);
             total += y[start + j * step];
         }
-#if MISTAKE == 5
-        for (size_t j = 0; j < len; ++j) y[start + j * step] = std::exp(at(j) - std::log(total));
-#elif MISTAKE == 6
-        for (size_t j = 0; j < len; ++j) y[start + j * step] /= all_total;
-#else
-        for (size_t j = 0; j < len; ++j) y[start + j * step] /= total;  // total >= 1: no 0/0
-#endif
+        for (size_t j = 0; j < len; ++j) {
+            if (mistake(5)) y[start + j * step] = std::exp(at(j) - std::log(total));
+            else y[start + j * step] /= mistake(6) ? all_total : total;  // total >= 1: no 0/0
+        }
     }
-#if MISTAKE == 11
-    return pg::tensor(y, {x.numel()});
-#else
+    if (mistake(11)) return pg::tensor(y, {x.numel()});
     return pg::tensor(y, x.shape());
-#endif
 }

@@ -10,74 +10,49 @@
 // mistake 10: forward differences per coordinate => you computed forward differences
 // mistake 11: always nudging coordinate 0 => nudge coordinate i, nudged[i], not nudged[0]
 // mistake 12: the gradient's values of f kept in float => you kept f's values in float
-// Lesson 04's plausible wrong answers, each built as lesson_04_mistake_N (-DMISTAKE=N); every one must
-// fail the checks with the hint above. The functions are solution.cpp's, but for the lines marked.
+// Lesson 04's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// The functions are solution.cpp's, but for the lines marked.
 #include "check.hpp"
+using lesson::mistake;
 
 double exercise::central_difference(const std::function<double(double)>& f, double x, double h) {
-#if MISTAKE == 1
-    return (f(x + h) - f(x)) / h;
-#elif MISTAKE == 2
-    return (f(x + h) - f(x - h)) / h;
-#elif MISTAKE == 3
-    return (f(x + h) - f(x - h)) / 2 * h;
-#elif MISTAKE == 4
-    const double step = 1e-5;
-    return (f(x + step) - f(x - step)) / (2 * step);
-#elif MISTAKE == 5
-    float up = f(x + h), down = f(x - h);
-    return (up - down) / (2 * h);
-#elif MISTAKE == 6
-    return (f(x - h) - f(x + h)) / (2 * h);
-#else
+    if (mistake(1)) return (f(x + h) - f(x)) / h;
+    if (mistake(2)) return (f(x + h) - f(x - h)) / h;
+    if (mistake(3)) return (f(x + h) - f(x - h)) / 2 * h;
+    if (mistake(4)) h = 1e-5;  // a fixed small step of one's own
+    if (mistake(5)) {
+        float up = f(x + h), down = f(x - h);
+        return (up - down) / (2 * h);
+    }
+    if (mistake(6)) return (f(x - h) - f(x + h)) / (2 * h);
     return (f(x + h) - f(x - h)) / (2 * h);
-#endif
 }
 
 std::vector<double> exercise::numeric_gradient(const std::function<double(const std::vector<double>&)>& f,
                                                const std::vector<double>& x, double h) {
     std::vector<double> grad(x.size()), nudged = x;
-#if MISTAKE == 8
-    for (size_t i = 0; i < x.size(); ++i) {
-        std::vector<double> up = x, down = x;
-        for (size_t j = 0; j < x.size(); ++j) up[j] += h, down[j] -= h;
-        grad[i] = (f(up) - f(down)) / (2 * h);
+    if (mistake(8)) {  // every coordinate nudged at once
+        for (size_t i = 0; i < x.size(); ++i) {
+            std::vector<double> up = x, down = x;
+            for (size_t j = 0; j < x.size(); ++j) up[j] += h, down[j] -= h;
+            grad[i] = (f(up) - f(down)) / (2 * h);
+        }
+        return grad;
     }
-    return grad;
-#endif
     for (size_t i = 0; i < x.size(); ++i) {
-#if MISTAKE == 11
-        const size_t k = 0;
-#else
-        const size_t k = i;
-#endif
-#if MISTAKE == 9
-        nudged[k] += h;
+        const size_t k = mistake(11) ? 0 : i;
+        if (mistake(9)) nudged[k] += h;
+        else nudged[k] = x[k] + h;
         double up = f(nudged);
-        nudged[k] -= h;
+        if (mistake(9)) nudged[k] -= h;
+        else nudged[k] = mistake(10) ? x[k] : x[k] - h;  // mistake 10: the forward difference
         double down = f(nudged);
-#elif MISTAKE == 10
-        nudged[k] = x[k] + h;
-        double up = f(nudged);
-        nudged[k] = x[k];
-        double down = f(nudged);
-        grad[i] = (up - down) / h;
-        continue;
-#elif MISTAKE == 12
-        nudged[k] = x[k] + h;
-        float up = f(nudged);
-        nudged[k] = x[k] - h;
-        float down = f(nudged);
-#else
-        nudged[k] = x[k] + h;
-        double up = f(nudged);
-        nudged[k] = x[k] - h;
-        double down = f(nudged);
-#endif
-#if MISTAKE != 7 && MISTAKE != 9
-        nudged[k] = x[k];
-#endif
-        grad[i] = (up - down) / (2 * h);
+        if (!mistake(7) && !mistake(9)) nudged[k] = x[k];  // the nudge undone
+        // mistake 12 keeps f's values in float
+        if (mistake(10)) grad[i] = (up - down) / h;
+        else if (mistake(12)) grad[i] = (static_cast<float>(up) - static_cast<float>(down)) / (2 * h);
+        else grad[i] = (up - down) / (2 * h);
     }
     return grad;
 }

@@ -13,70 +13,63 @@
 // mistake 13: tanh's derivative without the square, 1 - out => you forgot the square
 // mistake 14: mul's inputs copied, scalar::Node a = *out.inputs[0], so the grads go to the copies => added to a copy of the node
 // mistake 15: tanh's input copied, scalar::Node x = *out.inputs[0] => your backward added to a copy of the node
-// Lesson 05's plausible wrong answers, each built as lesson_05_mistake_N (-DMISTAKE=N); every one must
-// fail the checks with the hint above. The functions are solution.cpp's, but for the lines marked.
+// Lesson 05's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// The functions are solution.cpp's, but for the lines marked.
 #include "check.hpp"
+using lesson::mistake;
 
 scalar::Value exercise::mul(const scalar::Value& a, const scalar::Value& b) {
-#if MISTAKE == 5
-    return a * b;
-#endif
+    if (mistake(5)) return a * b;
     return scalar::Value::make(a.data() * b.data(), "*", {a, b}, [](scalar::Node& out) {
         // out = a * b  =>  da += out.grad * b, db += out.grad * a
-#if MISTAKE == 14
-        scalar::Node a = *out.inputs[0];
-        scalar::Node b = *out.inputs[1];
-#else
-        scalar::Node& a = *out.inputs[0];
-        scalar::Node& b = *out.inputs[1];
-#endif
-#if MISTAKE == 1
-        a.grad = out.grad * b.data;
-        b.grad = out.grad * a.data;
-#elif MISTAKE == 2
-        a.grad += b.data;
-        b.grad += a.data;
-#elif MISTAKE == 3
-        a.grad += out.grad * a.data;
-        b.grad += out.grad * b.data;
-#elif MISTAKE == 4
-        a.grad += out.grad * b.grad;
-        b.grad += out.grad * a.grad;
-#else
-        a.grad += out.grad * b.data;
-        b.grad += out.grad * a.data;
-#endif
+        scalar::Node copy_a, copy_b;  // mistake 14: scalar::Node a = *out.inputs[0], a copy
+        if (mistake(14)) copy_a = *out.inputs[0], copy_b = *out.inputs[1];
+        scalar::Node& a = mistake(14) ? copy_a : *out.inputs[0];
+        scalar::Node& b = mistake(14) ? copy_b : *out.inputs[1];
+        if (mistake(1)) {
+            a.grad = out.grad * b.data;
+            b.grad = out.grad * a.data;
+        } else if (mistake(2)) {
+            a.grad += b.data;
+            b.grad += a.data;
+        } else if (mistake(3)) {
+            a.grad += out.grad * a.data;
+            b.grad += out.grad * b.data;
+        } else if (mistake(4)) {
+            a.grad += out.grad * b.grad;
+            b.grad += out.grad * a.grad;
+        } else {
+            a.grad += out.grad * b.data;
+            b.grad += out.grad * a.data;
+        }
     });
 }
 
 scalar::Value exercise::tanh(const scalar::Value& x) {
-#if MISTAKE == 12
-    return scalar::tanh(x);
-#endif
+    if (mistake(12)) return scalar::tanh(x);
     return scalar::Value::make(std::tanh(x.data()), "tanh", {x}, [](scalar::Node& out) {
         // out = tanh(x)  =>  dx += out.grad * (1 - out^2)
-#if MISTAKE == 15
-        scalar::Node x = *out.inputs[0];
-#else
-        scalar::Node& x = *out.inputs[0];
-#endif
-#if MISTAKE == 6
-        x.grad = out.grad * (1 - out.data * out.data);
-#elif MISTAKE == 7
-        x.grad += out.grad * (1 - x.data * x.data);
-#elif MISTAKE == 8
-        x.grad += 1 - out.data * out.data;
-#elif MISTAKE == 9
-        x.grad += out.grad * (1 - std::tanh(out.data) * std::tanh(out.data));
-#elif MISTAKE == 10
-        x.grad += out.grad * (out.data * out.data - 1);
-#elif MISTAKE == 11
-        const double e = std::exp(2 * x.data);
-        x.grad += out.grad * 4 * e / ((e + 1) * (e + 1));
-#elif MISTAKE == 13
-        x.grad += out.grad * (1 - out.data);
-#else
-        x.grad += out.grad * (1 - out.data * out.data);
-#endif
+        scalar::Node copy;  // mistake 15: scalar::Node x = *out.inputs[0], a copy
+        if (mistake(15)) copy = *out.inputs[0];
+        scalar::Node& x = mistake(15) ? copy : *out.inputs[0];
+        if (mistake(6)) {
+            x.grad = out.grad * (1 - out.data * out.data);
+        } else if (mistake(7)) {
+            x.grad += out.grad * (1 - x.data * x.data);
+        } else if (mistake(8)) {
+            x.grad += 1 - out.data * out.data;
+        } else if (mistake(9)) {
+            x.grad += out.grad * (1 - std::tanh(out.data) * std::tanh(out.data));
+        } else if (mistake(10)) {
+            x.grad += out.grad * (out.data * out.data - 1);
+        } else if (mistake(11)) {
+            const double e = std::exp(2 * x.data);
+            x.grad += out.grad * 4 * e / ((e + 1) * (e + 1));
+        } else if (mistake(13)) {
+            x.grad += out.grad * (1 - out.data);
+        } else {
+            x.grad += out.grad * (1 - out.data * out.data);
+        }
     });
 }

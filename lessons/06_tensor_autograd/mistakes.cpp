@@ -14,14 +14,14 @@
 // mistake 14: the gradients returned in the wrong order, {db, dx} => return {dx, db}, dx first
 // mistake 15: dx taken as ones, not gy => dx is all ones
 // mistake 16: db summed along each row, shape (N) => you summed each row (over c)
-// Lesson 06's plausible wrong answers, each built as lesson_06_mistake_N (-DMISTAKE=N); every one must
-// fail the checks with the hint above. The functions are solution.cpp's, but for the lines marked.
+// Lesson 06's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// The functions are solution.cpp's, but for the lines marked.
 #include "check.hpp"
+using lesson::mistake;
 
 pg::Tensor exercise::cube(const pg::Tensor& x) {
-#if MISTAKE == 5
-    return x * x * x;
-#endif
+    if (mistake(5)) return x * x * x;
     pg::Array y = x.data();  // a copy of x's values
     float* py = y.data();
     for (size_t i = 0; i < y.size(); ++i) py[i] = py[i] * py[i] * py[i];
@@ -31,31 +31,20 @@ pg::Tensor exercise::cube(const pg::Tensor& x) {
         const float* px = x.ptr();
         const float* po = out.data();
         for (size_t i = 0; i < dx.size(); ++i) {
-#if MISTAKE == 1
-            dx.data()[i] = 3.f * px[i] * px[i];
-#elif MISTAKE == 2
-            dx.data()[i] *= 3.f * px[i];
-#elif MISTAKE == 3
-            dx.data()[i] *= 3.f * po[i] * po[i];
-#elif MISTAKE == 4
-            dx.data()[i] *= 3.f * po[i] / px[i];
-#elif MISTAKE == 6
-            dx.data()[i] *= px[i] * px[i];
-#else
-            dx.data()[i] *= 3.f * px[i] * px[i];
-#endif
+            if (mistake(1)) dx.data()[i] = 3.f * px[i] * px[i];
+            else if (mistake(2)) dx.data()[i] *= 3.f * px[i];
+            else if (mistake(3)) dx.data()[i] *= 3.f * po[i] * po[i];
+            else if (mistake(4)) dx.data()[i] *= 3.f * po[i] / px[i];
+            else if (mistake(6)) dx.data()[i] *= px[i] * px[i];
+            else dx.data()[i] *= 3.f * px[i] * px[i];
         }
-        (void)po;
-        (void)px;
         return {dx};
     };
     return pg::make_result(std::move(y), "cube", {x}, backward);
 }
 
 pg::Tensor exercise::add_bias(const pg::Tensor& x, const pg::Tensor& b) {
-#if MISTAKE == 12
-    return x + b;
-#endif
+    if (mistake(12)) return x + b;
     if (x.dim() != 2 || b.shape() != pg::Shape{x.size(1)})
         throw pg::ShapeError("add_bias: x " + lesson::str(x.shape()) + " and b " + lesson::str(b.shape()) +
                              ": expected x (N, C) and b (C)");
@@ -65,50 +54,28 @@ pg::Tensor exercise::add_bias(const pg::Tensor& x, const pg::Tensor& b) {
         for (size_t c = 0; c < C; ++c) y.data()[r * C + c] += b.ptr()[c];
     pg::BackwardFn backward = [N, C](const pg::Array& gy, const pg::Array&) -> std::vector<pg::Array> {
         // y[r][c] = x[r][c] + b[c]  =>  dx = gy (N, C), db[c] = sum over r of gy[r][c] (C)
-#if MISTAKE == 7
-        return {gy, gy};
-#endif
-#if MISTAKE == 16
-        pg::Array db = xt::zeros<float>(pg::Shape{N});
-        for (size_t r = 0; r < N; ++r)
-            for (size_t c = 0; c < C; ++c) db.data()[r] += gy.data()[r * C + c];
-        return {gy, db};
-#else
-        pg::Array db = xt::zeros<float>(pg::Shape{C});
-        for (size_t c = 0; c < C; ++c) {
-#if MISTAKE == 11
-            auto s = 0;
-#else
-            float s = 0.f;
-#endif
-#if MISTAKE == 13
-            for (size_t r = 1; r < N; ++r) {
-#else
-            for (size_t r = 0; r < N; ++r) {
-#endif
-#if MISTAKE == 8
-                s = gy.data()[r * C + c];
-#elif MISTAKE == 10
-                s += gy.data()[c * N + r];
-#else
-                s += gy.data()[r * C + c];
-#endif
-            }
-#if MISTAKE == 9
-            db.data()[c] = s / N;
-#else
-            db.data()[c] = s;
-#endif
+        if (mistake(7)) return {gy, gy};
+        if (mistake(16)) {  // summed along each row: db (N)
+            pg::Array db = xt::zeros<float>(pg::Shape{N});
+            for (size_t r = 0; r < N; ++r)
+                for (size_t c = 0; c < C; ++c) db.data()[r] += gy.data()[r * C + c];
+            return {gy, db};
         }
-#if MISTAKE == 14
-        return {db, gy};
-#elif MISTAKE == 15
-        pg::Array ones = xt::ones<float>(pg::Shape{N, C});
-        return {ones, db};
-#else
+        pg::Array db = xt::zeros<float>(pg::Shape{C});
+        const size_t first = mistake(13) ? 1 : 0;
+        for (size_t c = 0; c < C; ++c) {
+            float s = 0.f;
+            for (size_t r = first; r < N; ++r) {
+                float g = mistake(10) ? gy.data()[c * N + r] : gy.data()[r * C + c];
+                if (mistake(8)) s = g;
+                else s += g;
+                if (mistake(11)) s = static_cast<int>(s);  // mistake 11's auto s = 0: an int, s += g truncates
+            }
+            db.data()[c] = mistake(9) ? s / N : s;
+        }
+        if (mistake(14)) return {db, gy};
+        if (mistake(15)) return {xt::ones<float>(pg::Shape{N, C}), db};
         return {gy, db};
-#endif
-#endif
     };
     return pg::make_result(std::move(y), "add_bias", {x, b}, backward);
 }

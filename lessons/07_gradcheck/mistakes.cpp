@@ -10,48 +10,34 @@
 // mistake 10: x.zero_grad() after backward, before x.grad() is read => x.grad() was read when x had no gradient
 // mistake 11: the last element's difference returned (worst = ..., not worst = max(worst, ...)) => not their mean or the last one's
 // mistake 12: pg::gradcheck called with its default options => use the eps you are given
-// Lesson 07's planted mistakes: plausible wrong gradient checks (not planted_bugs.hpp's wrong ops, which
-// the checks feed them). Each builds with -DMISTAKE=N and must fail the checks with its hint above.
+// Lesson 07's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// They are plausible wrong gradient checks (not planted_bugs.hpp's wrong ops, which the checks feed them).
 #include <cmath>
 #include "check.hpp"
+using lesson::mistake;
 
 double exercise::max_gradient_error(const std::function<pg::Tensor(const pg::Tensor&)>& f, pg::Tensor x,
                                     double eps) {
-#if MISTAKE == 12
-    return pg::gradcheck([&f](const std::vector<pg::Tensor>& in) { return f(in[0]); }, {x}).max_abs_error;
-#endif
+    if (mistake(12))
+        return pg::gradcheck([&f](const std::vector<pg::Tensor>& in) { return f(in[0]); }, {x}).max_abs_error;
     pg::Generator gen(0);
-#if MISTAKE == 1
-    pg::Tensor r = pg::ones(f(x).shape());
-#else
-    pg::Tensor r = pg::uniform(f(x).shape(), -1.f, 1.f, gen);
-#endif
-#if MISTAKE == 10
+    pg::Tensor r = mistake(1) ? pg::ones(f(x).shape()) : pg::uniform(f(x).shape(), -1.f, 1.f, gen);
+    if (!mistake(2) && !mistake(10)) x.zero_grad();
     pg::sum(f(x) * r).backward();
-    x.zero_grad();
-#elif MISTAKE == 2
-    pg::sum(f(x) * r).backward();
-#else
-    x.zero_grad();
-    pg::sum(f(x) * r).backward();
-#endif
+    if (mistake(10)) x.zero_grad();
     std::vector<float> analytic = x.grad().to_vector();
 
-#if MISTAKE == 7
-    pg::Tensor nudged = x.detach();
-#else
-    pg::Tensor nudged = x;
-#endif
+    pg::Tensor nudged = mistake(7) ? x.detach() : x;
     auto L = [&] {
         pg::Tensor y = f(x);
-#if MISTAKE == 9
-        float s = 0;
-        for (size_t i = 0; i < y.numel(); ++i) s += y.ptr()[i] * r.ptr()[i];
-#else
         double s = 0;
-        for (size_t i = 0; i < y.numel(); ++i) s += static_cast<double>(y.ptr()[i]) * r.ptr()[i];
-#endif
-        return static_cast<double>(s);
+        float s_float = 0;  // mistake 9's sum
+        for (size_t i = 0; i < y.numel(); ++i) {
+            s += static_cast<double>(y.ptr()[i]) * r.ptr()[i];
+            s_float += y.ptr()[i] * r.ptr()[i];
+        }
+        return mistake(9) ? static_cast<double>(s_float) : s;
     };
     pg::NoGradGuard no_grad;
     float* px = nudged.mutable_data().data();
@@ -60,35 +46,14 @@ double exercise::max_gradient_error(const std::function<pg::Tensor(const pg::Ten
         float orig = px[i];
         px[i] = orig + static_cast<float>(eps);
         double up = L();
-#if MISTAKE == 4
-        px[i] = orig;
+        px[i] = mistake(4) ? orig : orig - static_cast<float>(eps);  // mistake 4: one-sided
         double down = L();
-        double numeric = (up - down) / eps;
-#else
-        px[i] = orig - static_cast<float>(eps);
-        double down = L();
-#if MISTAKE == 5
-        double numeric = (up - down) / eps;
-#elif MISTAKE == 6
-        double numeric = (down - up) / (2 * eps);
-#else
-        double numeric = (up - down) / (2 * eps);
-#endif
-#endif
-#if MISTAKE != 3
-        px[i] = orig;
-#endif
+        double width = mistake(4) || mistake(5) ? eps : 2 * eps;
+        double numeric = (mistake(6) ? down - up : up - down) / width;
+        if (!mistake(3)) px[i] = orig;
         double error = std::fabs(analytic[i] - numeric);
         total += error;
-#if MISTAKE == 11
-        worst = error;
-#else
-        worst = std::max(worst, error);
-#endif
+        worst = mistake(11) ? error : std::max(worst, error);
     }
-#if MISTAKE == 8
-    return total / static_cast<double>(x.numel());
-#else
-    return worst;
-#endif
+    return mistake(8) ? total / static_cast<double>(x.numel()) : worst;
 }

@@ -12,70 +12,52 @@
 // mistake 12: break at the first parameter without a gradient => not break or return
 // mistake 13: the loop stops one short (i + 1 < params.size()) => the last one too
 // mistake 14: the update written into a copy, p.detach() => w did not move
-// Lesson 08's planted mistakes: plausible wrong losses and updates. Each builds with -DMISTAKE=N and
-// must fail the checks with its hint above.
+// Lesson 08's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// They are plausible wrong losses and updates.
 #include "check.hpp"
+using lesson::mistake;
 
 pg::Tensor exercise::mse_loss(const pg::Tensor& pred, const pg::Tensor& target) {
     pg::Tensor diff = pred - target;
-#if MISTAKE == 1
-    return pg::sum(diff * diff);
-#elif MISTAKE == 2
-    return pg::sqrt(pg::mean(diff * diff));
-#elif MISTAKE == 3
-    return pg::mean(diff * diff) * 0.5f;
-#elif MISTAKE == 4
-    return pg::mean(diff) * pg::mean(diff);
-#elif MISTAKE == 5
-    return pg::mean(pred * pred - pred * target * 2.f + target * target);
-#elif MISTAKE == 6
-    double s = 0;
-    for (size_t i = 0; i < pred.numel(); ++i) {
-        double d = static_cast<double>(pred.ptr()[i]) - target.ptr()[i];
-        s += d * d;
+    if (mistake(1)) return pg::sum(diff * diff);
+    if (mistake(2)) return pg::sqrt(pg::mean(diff * diff));
+    if (mistake(3)) return pg::mean(diff * diff) * 0.5f;
+    if (mistake(4)) return pg::mean(diff) * pg::mean(diff);
+    if (mistake(5)) return pg::mean(pred * pred - pred * target * 2.f + target * target);
+    if (mistake(6)) {
+        double s = 0;
+        for (size_t i = 0; i < pred.numel(); ++i) {
+            double d = static_cast<double>(pred.ptr()[i]) - target.ptr()[i];
+            s += d * d;
+        }
+        return pg::scalar(static_cast<float>(s / static_cast<double>(pred.numel())));
     }
-    return pg::scalar(static_cast<float>(s / static_cast<double>(pred.numel())));
-#else
     return pg::mean(diff * diff);
-#endif
 }
 
 void exercise::sgd_step(std::vector<pg::Tensor>& params, float lr) {
-#if MISTAKE == 13
-    for (size_t k = 0; k + 1 < params.size(); ++k) {
+    const size_t short_by = mistake(13) ? 1 : 0;
+    for (size_t k = 0; k + short_by < params.size(); ++k) {
         pg::Tensor& p = params[k];
-#else
-    for (pg::Tensor& p : params) {
-#endif
-#if MISTAKE == 12
-        if (!p.has_grad()) break;
-#elif MISTAKE == 11
-        pg::Tensor g = p.grad();  // throws for a parameter without a gradient
-#else
-        if (!p.has_grad()) continue;
-#endif
-#if MISTAKE == 9
-        p = p - p.grad() * lr;
-        continue;
-#endif
-#if MISTAKE == 14
-        pg::Tensor copy = p.detach();
-        float* value = copy.mutable_data().data();
-#else
-        float* value = p.mutable_data().data();
-#endif
+        if (mistake(11)) {
+            pg::Tensor g = p.grad();  // throws for a parameter without a gradient
+        } else if (!p.has_grad()) {
+            if (mistake(12)) break;
+            continue;
+        }
+        if (mistake(9)) {
+            p = p - p.grad() * lr;
+            continue;
+        }
+        pg::Tensor updated = mistake(14) ? p.detach() : p;  // mistake 14: a copy
+        float* value = updated.mutable_data().data();
         const float* grad = p.grad_data().data();
         for (size_t i = 0; i < p.numel(); ++i) {
-#if MISTAKE == 7
-            value[i] += lr * grad[i];
-#elif MISTAKE == 8
-            value[i] -= grad[i];
-#else
-            value[i] -= lr * grad[i];
-#endif
+            if (mistake(7)) value[i] += lr * grad[i];
+            else if (mistake(8)) value[i] -= grad[i];
+            else value[i] -= lr * grad[i];
         }
-#if MISTAKE != 10
-        p.zero_grad();
-#endif
+        if (!mistake(10)) p.zero_grad();
     }
 }

@@ -10,101 +10,77 @@
 // mistake 10: p from pg::softmax instead of loops => you called pg::softmax
 // mistake 11: the gradient y - p => the gradient has the wrong sign
 // mistake 12: the loss is the logsumexp, z[target] never subtracted => the logsumexp alone
-// Lesson 09's planted mistakes: plausible wrong cross-entropies. Each builds with -DMISTAKE=N and must
-// fail the checks with its hint above.
+// Lesson 09's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// They are plausible wrong cross-entropies.
+#include <algorithm>
 #include <cmath>
 #include "check.hpp"
+using lesson::mistake;
 
 exercise::LossAndGrad exercise::cross_entropy(const pg::Tensor& logits, const pg::Tensor& targets, long ignore_index) {
-#if MISTAKE == 9
-    pg::Tensor l = logits.detach().requires_grad_();
-    pg::Tensor loss_t = pg::cross_entropy(l, targets, ignore_index);
-    loss_t.backward();
-    return {loss_t.item(), l.grad()};
-#endif
+    if (mistake(9)) {
+        pg::Tensor l = logits.detach().requires_grad_();
+        pg::Tensor loss_t = pg::cross_entropy(l, targets, ignore_index);
+        loss_t.backward();
+        return {loss_t.item(), l.grad()};
+    }
     size_t N = logits.size(0), C = logits.size(1);
     const float* z = logits.ptr();
     const float* t = targets.ptr();
     std::vector<float> grad(N * C, 0.f);
-#if MISTAKE == 1
-    double global_max = z[0];
-    for (size_t i = 1; i < N * C; ++i) global_max = std::max(global_max, static_cast<double>(z[i]));
-#endif
-#if MISTAKE == 8
-    for (size_t r = 0; r < N; ++r) {  // p for every row, ignored ones too
-        const float* row = z + r * C;
-        float m = *std::max_element(row, row + C), sum = 0.f;
-        for (size_t c = 0; c < C; ++c) sum += std::exp(row[c] - m);
-        for (size_t c = 0; c < C; ++c) grad[r * C + c] = std::exp(row[c] - m) / sum;
-    }
-#endif
-#if MISTAKE == 10
-    std::vector<float> p_all = pg::softmax(logits, -1).to_vector();
-    pg::Tensor p_tensor = pg::softmax(logits, -1);
-#endif
+    if (mistake(8))
+        for (size_t r = 0; r < N; ++r) {  // p for every row, ignored ones too
+            const float* row = z + r * C;
+            float m = *std::max_element(row, row + C), sum = 0.f;
+            for (size_t c = 0; c < C; ++c) sum += std::exp(row[c] - m);
+            for (size_t c = 0; c < C; ++c) grad[r * C + c] = std::exp(row[c] - m) / sum;
+        }
     double loss = 0;
     size_t counted = 0;
+    const long ignored = mistake(5) ? -100 : ignore_index;
     for (size_t r = 0; r < N; ++r) {
-#if MISTAKE == 5
-        if (static_cast<long>(t[r]) == -100) continue;
-#else
-        if (static_cast<long>(t[r]) == ignore_index) continue;
-#endif
+        if (static_cast<long>(t[r]) == ignored) continue;
         const float* row = z + r * C;
-#if MISTAKE == 1
-        double m = global_max;
-#elif MISTAKE == 2
-        double m = 0;
-#else
-        double m = row[0];
-        for (size_t c = 1; c < C; ++c) m = std::max(m, static_cast<double>(row[c]));
-#endif
-#if MISTAKE == 2
-        float fsum = 0.f;  // in float, as exp(z) / sum exp(z) is usually written
-        for (size_t c = 0; c < C; ++c) fsum += std::exp(row[c]);
-        double sum = fsum;
-#else
+        double m = 0;  // mistake 2 subtracts no max
+        if (mistake(1)) m = *std::max_element(z, z + N * C);  // one max over the whole tensor
+        else if (!mistake(2)) m = *std::max_element(row, row + C);
         double sum = 0;
-        for (size_t c = 0; c < C; ++c) sum += std::exp(row[c] - m);
-#endif
+        float fsum = 0.f;  // mistake 2's, in float, as exp(z) / sum exp(z) is usually written
+        for (size_t c = 0; c < C; ++c) {
+            sum += std::exp(row[c] - m);
+            fsum += std::exp(row[c]);
+        }
+        if (mistake(2)) sum = fsum;
         double logsumexp = m + std::log(sum);
         size_t target = static_cast<size_t>(t[r]);
-#if MISTAKE == 3
-        float p_target = static_cast<float>(std::exp(row[target] - m) / sum);
-        loss += -std::log(p_target);
-#elif MISTAKE == 12
-        loss += logsumexp;
-#else
-        loss += logsumexp - row[target];
-#endif
-        for (size_t c = 0; c < C; ++c) {
-#if MISTAKE == 10
-            grad[r * C + c] = p_all[r * C + c];
-#else
-            grad[r * C + c] = static_cast<float>(std::exp(row[c] - logsumexp));
-#endif
+        if (mistake(3)) {
+            float p_target = static_cast<float>(std::exp(row[target] - m) / sum);
+            loss += -std::log(p_target);
+        } else if (mistake(12)) {
+            loss += logsumexp;
+        } else {
+            loss += logsumexp - row[target];
         }
-#if MISTAKE == 11
-        for (size_t c = 0; c < C; ++c) grad[r * C + c] = -grad[r * C + c];
-        grad[r * C + target] += 1.f;
-#elif MISTAKE != 7
-        grad[r * C + target] -= 1.f;
-#endif
+        for (size_t c = 0; c < C; ++c) grad[r * C + c] = static_cast<float>(std::exp(row[c] - logsumexp));
+        if (mistake(11)) {
+            for (size_t c = 0; c < C; ++c) grad[r * C + c] = -grad[r * C + c];
+            grad[r * C + target] += 1.f;
+        } else if (!mistake(7)) {
+            grad[r * C + target] -= 1.f;
+        }
         ++counted;
     }
-#if MISTAKE == 4
-    counted = N;
-#endif
-#if MISTAKE == 10
-    // the gradient from the library's softmax, minus the one-hot, as a tensor
-    std::vector<float> onehot(N * C, 0.f);
-    for (size_t r = 0; r < N; ++r)
-        if (static_cast<long>(t[r]) != ignore_index) onehot[r * C + static_cast<size_t>(t[r])] = 1.f;
-    return {loss / static_cast<double>(counted),
-            (p_tensor - pg::tensor(onehot, {N, C})) / static_cast<float>(counted)};
-#endif
-#if MISTAKE != 6
-    for (float& g : grad) g /= static_cast<float>(counted);
-#endif
+    if (mistake(4)) counted = N;
+    if (mistake(10)) {
+        // the gradient from the library's softmax, minus the one-hot, as a tensor
+        pg::Tensor p = pg::softmax(logits, -1);
+        std::vector<float> onehot(N * C, 0.f);
+        for (size_t r = 0; r < N; ++r)
+            if (static_cast<long>(t[r]) != ignore_index) onehot[r * C + static_cast<size_t>(t[r])] = 1.f;
+        return {loss / static_cast<double>(counted), (p - pg::tensor(onehot, {N, C})) / static_cast<float>(counted)};
+    }
+    if (!mistake(6))
+        for (float& g : grad) g /= static_cast<float>(counted);
     return {loss / static_cast<double>(counted), pg::tensor(grad, {N, C})};
 }

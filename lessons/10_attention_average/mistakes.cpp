@@ -6,62 +6,41 @@
 // mistake 6: no max subtracted => exp(1000) overflows float
 // mistake 7: the weights from pg::softmax of each row's slice => you called pg::softmax
 // mistake 8: v[j][c] read at c * T + j, as if v were (C, T) => not c * T + j
-// Lesson 10's planted mistakes: plausible wrong attention averages. Each builds with -DMISTAKE=N and
-// must fail the checks with its hint above.
+// Lesson 10's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// They are plausible wrong attention averages.
 #include <algorithm>
 #include <cmath>
 #include "check.hpp"
+using lesson::mistake;
 
 pg::Tensor exercise::attend_past(const pg::Tensor& scores, const pg::Tensor& v) {
-#if MISTAKE == 7
-    std::vector<pg::Tensor> rows;  // each row's weights from the library's softmax, then the average
-    for (long t = 0; t < static_cast<long>(scores.size(0)); ++t) {
-        pg::Tensor w = pg::softmax(pg::slice(pg::slice(scores, 0, t, t + 1), 1, 0, t + 1), -1);
-        rows.push_back(pg::matmul(w, pg::slice(v, 0, 0, t + 1)));
+    if (mistake(7)) {
+        std::vector<pg::Tensor> rows;  // each row's weights from the library's softmax, then the average
+        for (long t = 0; t < static_cast<long>(scores.size(0)); ++t) {
+            pg::Tensor w = pg::softmax(pg::slice(pg::slice(scores, 0, t, t + 1), 1, 0, t + 1), -1);
+            rows.push_back(pg::matmul(w, pg::slice(v, 0, 0, t + 1)));
+        }
+        return pg::concat(rows, 0);
     }
-    return pg::concat(rows, 0);
-#endif
     size_t T = scores.size(0), C = v.size(1);
     const float* s = scores.ptr();
     const float* pv = v.ptr();
     std::vector<float> out(T * C, 0.f);
-#if MISTAKE == 5
-    const float global_max = *std::max_element(s, s + T * T);
-#endif
     for (size_t t = 0; t < T; ++t) {
         const float* row = s + t * T;
-#if MISTAKE == 1
-        const size_t n = T;  // positions in the average
-#elif MISTAKE == 3
-        const size_t n = t;
-#else
-        const size_t n = t + 1;
-#endif
-#if MISTAKE == 4 || MISTAKE == 2
-        float m = *std::max_element(row, row + T);
-#elif MISTAKE == 5
-        float m = global_max;
-#elif MISTAKE == 6
-        float m = 0.f;
-#else
+        const size_t n = mistake(1) ? T : mistake(3) ? t : t + 1;  // positions in the average
         float m = n ? *std::max_element(row, row + n) : 0.f;
-#endif
+        if (mistake(4) || mistake(2)) m = *std::max_element(row, row + T);  // later scores too
+        else if (mistake(5)) m = *std::max_element(s, s + T * T);           // one max for the matrix
+        else if (mistake(6)) m = 0.f;
+        const size_t summed = mistake(2) ? T : n;  // mistake 2: the sum over the whole row
         float total = 0.f;
         std::vector<float> w(T);
-#if MISTAKE == 2
-        for (size_t j = 0; j < T; ++j) total += std::exp(row[j] - m);
-        for (size_t j = 0; j < n; ++j) w[j] = std::exp(row[j] - m);
-#else
-        for (size_t j = 0; j < n; ++j) total += (w[j] = std::exp(row[j] - m));
-#endif
+        for (size_t j = 0; j < summed; ++j) total += (w[j] = std::exp(row[j] - m));
         for (size_t j = 0; j < n; ++j)
-            for (size_t c = 0; c < C; ++c) {
-#if MISTAKE == 8
-                out[t * C + c] += w[j] / total * pv[c * T + j];
-#else
-                out[t * C + c] += w[j] / total * pv[j * C + c];
-#endif
-            }
+            for (size_t c = 0; c < C; ++c)
+                out[t * C + c] += w[j] / total * (mistake(8) ? pv[c * T + j] : pv[j * C + c]);
     }
     return pg::tensor(out, {T, C});
 }

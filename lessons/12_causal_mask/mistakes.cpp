@@ -12,63 +12,36 @@
 // mistake 12: softmax by hand, exp(s) / sum exp(s), no max => overflows (exp(1000) = inf)
 // mistake 13: softmax by hand with one max over all the scores => not one max over all the scores
 // mistake 14: scaled by 1/HS => divide by sqrt(HS), not HS
-// Lesson 12's planted mistakes: plausible wrong causal attentions. Each builds with -DMISTAKE=N and must
-// fail the checks with its hint above.
+// Lesson 12's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// They are plausible wrong causal attentions.
 #include "check.hpp"
+using lesson::mistake;
 
 pg::Tensor exercise::causal_attention(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v) {
-#if MISTAKE == 11
-    size_t T = q.size(0);
-#else
-    size_t T = q.size(-2);
-#endif
-#if MISTAKE == 10
-    pg::Tensor scores = pg::matmul(q, pg::transpose(k, 0, 1));
-#else
-    pg::Tensor scores = pg::matmul(q, pg::transpose(k, -2, -1));
-#endif
-#if MISTAKE == 6
-    scores = scores * (1.f / std::sqrt(static_cast<float>(T)));
-#elif MISTAKE == 7
-    scores = scores * (1.f / std::sqrt(2.f));
-#elif MISTAKE == 14
-    scores = scores * (1.f / static_cast<float>(q.size(-1)));
-#elif MISTAKE != 5
-    scores = scores * (1.f / std::sqrt(static_cast<float>(q.size(-1))));  // HS = q.size(-1)
-#endif
+    size_t T = mistake(11) ? q.size(0) : q.size(-2);
+    pg::Tensor scores = pg::matmul(q, mistake(10) ? pg::transpose(k, 0, 1) : pg::transpose(k, -2, -1));
+    float scale = 1.f / std::sqrt(static_cast<float>(q.size(-1)));  // HS = q.size(-1)
+    if (mistake(6)) scale = 1.f / std::sqrt(static_cast<float>(T));
+    if (mistake(7)) scale = 1.f / std::sqrt(2.f);
+    if (mistake(14)) scale = 1.f / static_cast<float>(q.size(-1));
+    if (!mistake(5)) scores = scores * scale;
     std::vector<float> later(T * T, 0.f);
     for (size_t i = 0; i < T; ++i)
         for (size_t j = 0; j < T; ++j) {
-#if MISTAKE == 2
-            later[i * T + j] = j >= i;
-#elif MISTAKE == 3
-            later[i * T + j] = j > i + 1;
-#elif MISTAKE == 4
-            later[i * T + j] = j < i;
-#else
-            later[i * T + j] = j > i;
-#endif
+            if (mistake(2)) later[i * T + j] = j >= i;
+            else if (mistake(3)) later[i * T + j] = j > i + 1;
+            else if (mistake(4)) later[i * T + j] = j < i;
+            else later[i * T + j] = j > i;
         }
     pg::Tensor mask = pg::tensor(later, {T, T});
-#if MISTAKE == 9
-    return pg::matmul(pg::masked_fill(pg::softmax(scores, -1), mask, 0.f), v);
-#endif
+    if (mistake(9)) return pg::matmul(pg::masked_fill(pg::softmax(scores, -1), mask, 0.f), v);
     const float inf = std::numeric_limits<float>::infinity();
-#if MISTAKE == 1
-    scores = pg::masked_fill(scores, mask, 0.f);
-    (void)inf;
-#else
-    scores = pg::masked_fill(scores, mask, -inf);
-#endif
-#if MISTAKE == 8
-    return pg::matmul(pg::softmax(scores, -2), v);
-#elif MISTAKE == 12
-    pg::Tensor e = pg::exp(scores);
-    return pg::matmul(e / pg::sum(e, -1, true), v);
-#elif MISTAKE == 13
-    pg::Tensor e = pg::exp(scores - pg::max(scores));
-    return pg::matmul(e / pg::sum(e, -1, true), v);
-#else
+    scores = pg::masked_fill(scores, mask, mistake(1) ? 0.f : -inf);
+    if (mistake(8)) return pg::matmul(pg::softmax(scores, -2), v);
+    if (mistake(12) || mistake(13)) {  // softmax by hand; 12: no max, 13: one max over all the scores
+        pg::Tensor e = pg::exp(mistake(13) ? scores - pg::max(scores) : scores);
+        return pg::matmul(e / pg::sum(e, -1, true), v);
+    }
     return pg::matmul(pg::softmax(scores, -1), v);
-#endif
 }

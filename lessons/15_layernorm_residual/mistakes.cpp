@@ -7,63 +7,45 @@
 // mistake 7: the library's pg::layer_norm called => you called pg::layer_norm
 // mistake 8: weight and bias swapped, xhat * bias + weight => weight and bias swapped
 // mistake 9: C taken as x.size(1), a dim that is the last only for a matrix => C = x.size(-1), the last dim, whatever the rank
-// Lesson 15's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
-// (lessons/common/expect_mistake_caught.sh).
+// Lesson 15's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <cmath>
 #include "check.hpp"
+using lesson::mistake;
 
 pg::Tensor exercise::layer_norm(const pg::Tensor& x, const pg::Tensor& weight, const pg::Tensor& bias, float eps) {
-#if MISTAKE == 7
-    return pg::layer_norm(x, weight, bias, eps);
-#endif
-#if MISTAKE == 4
-    eps = 1e-5f;
-#endif
-#if MISTAKE == 5
-    size_t C = x.numel(), rows = 1;
-#elif MISTAKE == 9
-    size_t C = x.size(1), rows = x.numel() / C;
-#else
-    size_t C = x.size(-1), rows = x.numel() / C;
-#endif
+    if (mistake(7)) return pg::layer_norm(x, weight, bias, eps);
+    if (mistake(4)) eps = 1e-5f;
+    size_t C = mistake(5) ? x.numel() : mistake(9) ? x.size(1) : x.size(-1);
+    size_t rows = mistake(5) ? 1 : x.numel() / C;
     std::vector<float> y(x.numel());
     for (size_t r = 0; r < rows; ++r) {
         const float* row = x.ptr() + r * C;
         double mean = 0, var = 0;
-#if MISTAKE == 6
-        float s = 0, s2 = 0;
-        for (size_t c = 0; c < C; ++c) {
-            s += row[c];
-            s2 += row[c] * row[c];
+        if (mistake(6)) {
+            float s = 0, s2 = 0;
+            for (size_t c = 0; c < C; ++c) {
+                s += row[c];
+                s2 += row[c] * row[c];
+            }
+            float m = s / static_cast<float>(C);
+            mean = m;
+            var = s2 / static_cast<float>(C) - m * m;
+        } else {
+            for (size_t c = 0; c < C; ++c) mean += row[c];
+            mean /= static_cast<double>(C);
+            for (size_t c = 0; c < C; ++c) var += (row[c] - mean) * (row[c] - mean);
+            var /= static_cast<double>(mistake(1) ? C - 1 : C);
         }
-        float m = s / static_cast<float>(C);
-        mean = m;
-        var = s2 / static_cast<float>(C) - m * m;
-#else
-        for (size_t c = 0; c < C; ++c) mean += row[c];
-        mean /= static_cast<double>(C);
-        for (size_t c = 0; c < C; ++c) var += (row[c] - mean) * (row[c] - mean);
-#if MISTAKE == 1
-        var /= static_cast<double>(C - 1);
-#else
-        var /= static_cast<double>(C);
-#endif
-#endif
-#if MISTAKE == 2
-        double rstd = 1.0 / (std::sqrt(var) + eps);
-#elif MISTAKE == 3
-        double rstd = 1.0 / std::sqrt(var);
-#else
         double rstd = 1.0 / std::sqrt(var + eps);
-#endif
+        if (mistake(2)) rstd = 1.0 / (std::sqrt(var) + eps);
+        if (mistake(3)) rstd = 1.0 / std::sqrt(var);
+        const pg::Tensor& scale = mistake(8) ? bias : weight;
+        const pg::Tensor& shift = mistake(8) ? weight : bias;
         for (size_t c = 0; c < C; ++c) {
             size_t k = c % weight.numel();
             float h = static_cast<float>((row[c] - mean) * rstd);
-#if MISTAKE == 8
-            y[r * C + c] = h * bias.ptr()[k] + weight.ptr()[k];
-#else
-            y[r * C + c] = h * weight.ptr()[k] + bias.ptr()[k];
-#endif
+            y[r * C + c] = h * scale.ptr()[k] + shift.ptr()[k];
         }
     }
     return pg::tensor(y, x.shape());

@@ -11,67 +11,39 @@
 // mistake 11: the residual added inside the MLP, x + out(gelu(fc(x))) => the residual belongs to the block
 // mistake 12: mlp.forward called => mlp.forward calls pg::gelu too
 // mistake 13: x @ W with the weight as stored, (out, in) => a Linear's weight is (out, in)
-// Lesson 16's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
-// (lessons/common/expect_mistake_caught.sh).
+// Lesson 16's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <cmath>
 #include "check.hpp"
+using lesson::mistake;
 
 pg::Tensor exercise::gelu(const pg::Tensor& x) {
-#if MISTAKE == 6
-    return pg::gelu(x);
-#endif
+    if (mistake(6)) return pg::gelu(x);
     const float pi = 3.14159265358979f;
-#if MISTAKE == 1
-    const float k = std::sqrt(2.f * pi);
-#else
-    const float k = std::sqrt(2.f / pi);
-#endif
+    const float k = mistake(1) ? std::sqrt(2.f * pi) : std::sqrt(2.f / pi);
     std::vector<float> y(x.numel());
     for (size_t i = 0; i < y.size(); ++i) {
         float v = x.ptr()[i];
-#if MISTAKE == 3
-        float u = k * (v + 0.044715f * v * v);
-#elif MISTAKE == 7
-        float u = k * v + 0.044715f * v * v * v;
-#else
-        float u = k * (v + 0.044715f * v * v * v);
-#endif
-#if MISTAKE == 2
-        y[i] = v * (1.f + std::tanh(u));
-#elif MISTAKE == 4
-        (void)u;
-        y[i] = 0.5f * v * (1.f + std::erf(v / std::sqrt(2.f)));
-#elif MISTAKE == 5
-        y[i] = 0.5f * v * (1.f + (std::exp(u) - std::exp(-u)) / (std::exp(u) + std::exp(-u)));
-#else
-        y[i] = 0.5f * v * (1.f + std::tanh(u));
-#endif
+        float u = mistake(3)   ? k * (v + 0.044715f * v * v)       // the square
+                  : mistake(7) ? k * v + 0.044715f * v * v * v     // the cube outside the sqrt(2/pi)
+                               : k * (v + 0.044715f * v * v * v);
+        if (mistake(2)) y[i] = v * (1.f + std::tanh(u));
+        else if (mistake(4)) y[i] = 0.5f * v * (1.f + std::erf(v / std::sqrt(2.f)));
+        else if (mistake(5)) y[i] = 0.5f * v * (1.f + (std::exp(u) - std::exp(-u)) / (std::exp(u) + std::exp(-u)));
+        else y[i] = 0.5f * v * (1.f + std::tanh(u));
     }
     return pg::tensor(y, x.shape());
 }
 
 pg::Tensor exercise::feed_forward(const pg::nn::MLP& mlp, const pg::Tensor& x) {
-#if MISTAKE == 12
-    return mlp.forward(x);
-#elif MISTAKE == 13
-    pg::Tensor h = pg::matmul(x, mlp.fc.weight) + mlp.fc.bias;
-    return pg::matmul(exercise::gelu(h), mlp.out.weight) + mlp.out.bias;
-#elif MISTAKE == 10
-    pg::Tensor h = pg::linear(x, mlp.fc.weight, pg::Tensor());
-    return pg::linear(exercise::gelu(h), mlp.out.weight, pg::Tensor());
-#else
-    pg::Tensor h = pg::linear(x, mlp.fc.weight, mlp.fc.bias);  // (B,T,C) -> (B,T,4C)
-#if MISTAKE == 8
-    h = pg::relu(h);
-#elif MISTAKE == 9
-#else
-    h = exercise::gelu(h);
-#endif
-    pg::Tensor y = pg::linear(h, mlp.out.weight, mlp.out.bias);  // (B,T,4C) -> (B,T,C)
-#if MISTAKE == 11
-    return x + y;
-#else
-    return y;
-#endif
-#endif
+    if (mistake(12)) return mlp.forward(x);
+    if (mistake(13)) {
+        pg::Tensor h = pg::matmul(x, mlp.fc.weight) + mlp.fc.bias;
+        return pg::matmul(exercise::gelu(h), mlp.out.weight) + mlp.out.bias;
+    }
+    pg::Tensor h = pg::linear(x, mlp.fc.weight, mistake(10) ? pg::Tensor() : mlp.fc.bias);  // (B,T,C) -> (B,T,4C)
+    if (mistake(8)) h = pg::relu(h);
+    else if (!mistake(9)) h = exercise::gelu(h);
+    pg::Tensor y = pg::linear(h, mlp.out.weight, mistake(10) ? pg::Tensor() : mlp.out.bias);  // (B,T,4C) -> (B,T,C)
+    return mistake(11) ? x + y : y;
 }

@@ -13,64 +13,35 @@
 // mistake 13: the first residual adds x.detach() => add x itself, not x.detach()
 // mistake 14: the library's Block::forward called => you called block.forward(x)
 // mistake 15: ln2 forgotten, the MLP reads the raw stream => ln2 is missing
-// Lesson 17's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint
-// (lessons/common/expect_mistake_caught.sh).
+// Lesson 17's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
+using lesson::mistake;
 
 size_t exercise::block_parameter_count(size_t C) {
-#if MISTAKE == 5
-    unsigned c = static_cast<unsigned>(C);
-    return 4 * c + (3 * c * c + 3 * c) + (c * c + c) + (4 * c * c + 4 * c) + (4 * c * c + c);
-#else
-    size_t norms = 2 * (C + C);
-#if MISTAKE == 2
-    norms = 0;
-#endif
-#if MISTAKE == 1
-    size_t qkv = 3 * C * C, proj = C * C, fc = 4 * C * C, out = 4 * C * C;
-#elif MISTAKE == 3
-    size_t qkv = 3 * C * C + 3 * C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + 4 * C;
-#elif MISTAKE == 4
-    size_t qkv = C * C + C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + C;
-#else
+    if (mistake(5)) {
+        unsigned c = static_cast<unsigned>(C);
+        return 4 * c + (3 * c * c + 3 * c) + (c * c + c) + (4 * c * c + 4 * c) + (4 * c * c + c);
+    }
+    size_t norms = mistake(2) ? 0 : 2 * (C + C);
     size_t qkv = 3 * C * C + 3 * C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + C;
-#endif
+    if (mistake(1)) { qkv = 3 * C * C; proj = C * C; fc = 4 * C * C; out = 4 * C * C; }  // no biases
+    if (mistake(3)) out = 4 * C * C + 4 * C;
+    if (mistake(4)) qkv = C * C + C;
     return norms + qkv + proj + fc + out;
-#endif
 }
 
 pg::Tensor exercise::block_forward(const BlockParts& block, const pg::Tensor& x) {
-#if MISTAKE == 14
-    return block.forward(x);
-#elif MISTAKE == 6
-    pg::Tensor h = block.ln1.forward(x + block.attn.forward(x));
-    return block.ln2.forward(h + block.mlp.forward(h));
-#elif MISTAKE == 7
-    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
-    return x + block.mlp.forward(block.ln2.forward(h));
-#elif MISTAKE == 8
-    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
-    return h + block.mlp.forward(block.ln2.forward(x));
-#elif MISTAKE == 9
-    pg::Tensor h = x + block.attn.forward(block.ln2.forward(x));
-    return h + block.mlp.forward(block.ln1.forward(h));
-#elif MISTAKE == 10
-    return block.mlp.forward(block.ln2.forward(block.attn.forward(block.ln1.forward(x))));
-#elif MISTAKE == 11
-    pg::Tensor n = block.ln1.forward(x);
-    pg::Tensor h = n + block.attn.forward(n);
-    return h + block.mlp.forward(block.ln2.forward(h));
-#elif MISTAKE == 12
-    pg::Tensor h = x + block.attn.forward(x);
-    return h + block.mlp.forward(block.ln2.forward(h));
-#elif MISTAKE == 15
-    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
-    return h + block.mlp.forward(h);
-#elif MISTAKE == 13
-    pg::Tensor h = x.detach() + block.attn.forward(block.ln1.forward(x));
-    return h + block.mlp.forward(block.ln2.forward(h));
-#else
-    pg::Tensor h = x + block.attn.forward(block.ln1.forward(x));
-    return h + block.mlp.forward(block.ln2.forward(h));
-#endif
+    if (mistake(14)) return block.forward(x);
+    if (mistake(6)) {  // post-norm
+        pg::Tensor h = block.ln1.forward(x + block.attn.forward(x));
+        return block.ln2.forward(h + block.mlp.forward(h));
+    }
+    if (mistake(10)) return block.mlp.forward(block.ln2.forward(block.attn.forward(block.ln1.forward(x))));
+    const pg::nn::LayerNorm& ln1 = mistake(9) ? block.ln2 : block.ln1;
+    const pg::nn::LayerNorm& ln2 = mistake(9) ? block.ln1 : block.ln2;
+    pg::Tensor a = mistake(12) ? x : ln1.forward(x);  // what attention reads
+    pg::Tensor h = (mistake(11) ? a : mistake(13) ? x.detach() : x) + block.attn.forward(a);
+    pg::Tensor m = block.mlp.forward(mistake(15) ? h : ln2.forward(mistake(8) ? x : h));
+    return (mistake(7) ? x : h) + m;
 }

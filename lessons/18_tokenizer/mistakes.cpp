@@ -10,46 +10,35 @@
 // mistake 10: encode with tok.id, which throws for a character outside the vocabulary => becomes Tokenizer::UNK
 // mistake 11: encode gives one id per byte => one id per character, not per byte
 // mistake 12: utf8_decode calls poet::decode_utf8 => write the decoder yourself
-// Lesson 18's plausible wrong answers, each built as lesson_18_mistake_N (-DMISTAKE=N); every one must
-// fail the checks with the hint above. The functions are solution.cpp's, but for the lines marked.
+// Lesson 18's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// The functions are solution.cpp's, but for the lines that ask for a mistake.
 #include <stdexcept>
 #include "check.hpp"
+using lesson::mistake;
 
 [[noreturn]] static void invalid(size_t offset, const std::string& why) {
     throw std::invalid_argument("utf8_decode: bad UTF-8 at byte offset " + std::to_string(offset) + " (" + why + ")");
 }
 
 std::u32string exercise::utf8_decode(const std::string& bytes) {
-#if MISTAKE == 12
-    return poet::decode_utf8(bytes);
-#endif
+    if (mistake(12)) return poet::decode_utf8(bytes);
     static const char32_t smallest[4] = {0, 0x80, 0x800, 0x10000};
     std::u32string out;
     size_t i = 0;
     while (i < bytes.size()) {
-#if MISTAKE == 8
-        int lead = bytes[i];
-#else
-        auto lead = static_cast<unsigned char>(bytes[i]);
-#endif
+        int lead = mistake(8) ? bytes[i] : static_cast<unsigned char>(bytes[i]);  // mistake 8: plain char
         size_t extra;
         char32_t c;
         if (lead < 0x80) { extra = 0; c = lead; }
         else if ((lead & 0xE0) == 0xC0) { extra = 1; c = lead & 0x1F; }
-#if MISTAKE == 6
-        else if ((lead & 0xF0) == 0xE0) { extra = 2; c = lead & 0x3F; }
-#else
-        else if ((lead & 0xF0) == 0xE0) { extra = 2; c = lead & 0x0F; }
-#endif
-#if MISTAKE != 5
-        else if ((lead & 0xF8) == 0xF0) { extra = 3; c = lead & 0x07; }
-#endif
+        else if ((lead & 0xF0) == 0xE0) { extra = 2; c = lead & (mistake(6) ? 0x3F : 0x0F); }
+        else if (!mistake(5) && (lead & 0xF8) == 0xF0) { extra = 3; c = lead & 0x07; }
         else invalid(i, "a continuation byte or 0xF8..0xFF cannot start a character");
-#if MISTAKE == 7
-        if (i + extra >= bytes.size()) break;
-#else
-        if (i + extra >= bytes.size()) invalid(i, "the character is cut off by the end of the text");
-#endif
+        if (i + extra >= bytes.size()) {
+            if (mistake(7)) break;
+            invalid(i, "the character is cut off by the end of the text");
+        }
         for (size_t k = 1; k <= extra; ++k) {
             auto b = static_cast<unsigned char>(bytes[i + k]);
             if ((b & 0xC0) != 0x80) invalid(i + k, "a continuation byte 10xxxxxx was expected here");
@@ -68,15 +57,9 @@ std::string exercise::utf8_encode(const std::u32string& text) {
     std::string out;
     auto put = [&](unsigned byte) { out += static_cast<char>(byte); };
     for (char32_t c : text) {
-#if MISTAKE == 9
-        if (c <= 0x80) {
+        if (mistake(9) ? c <= 0x80 : c < 0x80) {
             put(c);
-        } else if (c <= 0x800) {
-#else
-        if (c < 0x80) {
-            put(c);
-        } else if (c < 0x800) {
-#endif
+        } else if (mistake(9) ? c <= 0x800 : c < 0x800) {
             put(0xC0 | (c >> 6));
             put(0x80 | (c & 0x3F));
         } else if (c < 0x10000) {
@@ -95,13 +78,10 @@ std::string exercise::utf8_encode(const std::u32string& text) {
 
 std::vector<int> exercise::encode(const poet::Tokenizer& tok, const std::string& text) {
     std::vector<int> ids;
-#if MISTAKE == 10
-    for (char32_t c : utf8_decode(text)) ids.push_back(tok.id(c));
-#elif MISTAKE == 11
-    for (unsigned char b : text) ids.push_back(tok.id_or_unk(b));
-#else
-    for (char32_t c : utf8_decode(text)) ids.push_back(tok.id_or_unk(c));
-#endif
+    if (mistake(11))
+        for (unsigned char b : text) ids.push_back(tok.id_or_unk(b));
+    else
+        for (char32_t c : utf8_decode(text)) ids.push_back(mistake(10) ? tok.id(c) : tok.id_or_unk(c));
     return ids;
 }
 
@@ -115,26 +95,16 @@ std::string exercise::decode(const poet::Tokenizer& tok, const std::vector<int>&
 }
 
 exercise::Example exercise::make_example(const std::vector<int>& poem, size_t slot) {
-#if MISTAKE == 4
-    const int k = poem[slot];
-#else
-    const int k = poem[poet::quatrain::slot_position(slot)];
-#endif
+    const int k = poem[mistake(4) ? slot : poet::quatrain::slot_position(slot)];
     std::vector<int> record = {poet::Tokenizer::BOS, k, poet::Tokenizer::SEP};
     record.insert(record.end(), poem.begin(), poem.end());
     record.push_back(poet::Tokenizer::EOS);
+    // the targets before t = first carry no loss: k and SEP, t = 0 and 1
+    const size_t first = mistake(2) ? 0 : mistake(3) ? poet::kPromptLength : poet::kPromptLength - 1;
     Example ex;
     for (size_t t = 0; t < poet::kInputLength; ++t) {
         ex.inputs.push_back(record[t]);
-#if MISTAKE == 1
-        ex.targets.push_back(t + 1 < poet::kPromptLength ? poet::kIgnore : record[t]);
-#elif MISTAKE == 2
-        ex.targets.push_back(record[t + 1]);
-#elif MISTAKE == 3
-        ex.targets.push_back(t < poet::kPromptLength ? poet::kIgnore : record[t + 1]);
-#else
-        ex.targets.push_back(t + 1 < poet::kPromptLength ? poet::kIgnore : record[t + 1]);
-#endif
+        ex.targets.push_back(t < first ? poet::kIgnore : record[mistake(1) ? t : t + 1]);
     }
     return ex;
 }

@@ -4,43 +4,31 @@
 // mistake 4: log base 2 instead of nats => use the natural log
 // mistake 5: divided by the number of records instead of predictions => 25 per record
 // mistake 6: the probabilities multiplied and the log taken once (underflows to 0) => add the logarithms
-// Lesson 19's planted mistakes: each is built with -DMISTAKE=N and must fail the checks with its hint.
+// Lesson 19's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
+using lesson::mistake;
 
 double exercise::pair_probability(const poet::BigramCounts& counts, int prev, int next, double alpha) {
-    [[maybe_unused]] double V = static_cast<double>(counts.vocab_size());  // unused by mistake 1
-#if MISTAKE == 1
-    return static_cast<double>(counts.count(prev, next)) / static_cast<double>(counts.row_total(prev));
-#elif MISTAKE == 2
-    return (counts.count(prev, next) + alpha) / (counts.total() + alpha * V);
-#else
+    double V = static_cast<double>(counts.vocab_size());
+    if (mistake(1)) return static_cast<double>(counts.count(prev, next)) / static_cast<double>(counts.row_total(prev));
+    if (mistake(2)) return (counts.count(prev, next) + alpha) / (counts.total() + alpha * V);
     return (counts.count(prev, next) + alpha) / (counts.row_total(prev) + alpha * V);
-#endif
 }
 
 double exercise::bigram_nll(const poet::BigramCounts& counts, const std::vector<std::vector<int>>& records,
                             double alpha) {
     double sum = 0, product = 1;
     size_t predictions = 0;
+    const size_t first = mistake(3) ? 0 : poet::kPromptLength - 1;
     for (const std::vector<int>& r : records)
-#if MISTAKE == 3
-        for (size_t t = 0; t + 1 < r.size(); ++t) {
-#else
-        for (size_t t = poet::kPromptLength - 1; t + 1 < r.size(); ++t) {
-#endif
-#if MISTAKE == 4
-            sum -= std::log2(pair_probability(counts, r[t], r[t + 1], alpha));
-#else
-            sum -= std::log(pair_probability(counts, r[t], r[t + 1], alpha));
-#endif
-            product *= pair_probability(counts, r[t], r[t + 1], alpha);
+        for (size_t t = first; t + 1 < r.size(); ++t) {
+            double p = pair_probability(counts, r[t], r[t + 1], alpha);
+            sum -= mistake(4) ? std::log2(p) : std::log(p);
+            product *= p;
             ++predictions;
         }
-#if MISTAKE == 5
-    return sum / static_cast<double>(records.size());
-#elif MISTAKE == 6
-    return -std::log(product) / static_cast<double>(predictions);
-#else
+    if (mistake(5)) return sum / static_cast<double>(records.size());
+    if (mistake(6)) return -std::log(product) / static_cast<double>(predictions);
     return sum / static_cast<double>(predictions);
-#endif
 }

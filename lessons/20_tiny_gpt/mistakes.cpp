@@ -6,45 +6,31 @@
 // mistake 6: positions for the whole context, wpe(arange(context)) => not the whole context
 // mistake 7: the count in unsigned, which wraps for GPT-3's size => overflowed 32 bits
 // mistake 8: the head counted as tied to wte (V C once) => the head is untied
-// Lesson 20's planted mistakes: each builds with -DMISTAKE=N and must fail the checks with its hint.
+// Lesson 20's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
+using lesson::mistake;
 
 size_t exercise::gpt_parameter_count(const pg::nn::GPTConfig& cfg) {
-#if MISTAKE == 7
-    const unsigned V = static_cast<unsigned>(cfg.vocab_size), C = static_cast<unsigned>(cfg.n_embd),
-                   context = static_cast<unsigned>(cfg.context), n_layer = static_cast<unsigned>(cfg.n_layer);
-    return V * C + context * C + n_layer * (12 * C * C + 13 * C) + 2 * C + V * C;
-#elif MISTAKE == 8
+    if (mistake(7)) {
+        const unsigned V = static_cast<unsigned>(cfg.vocab_size), C = static_cast<unsigned>(cfg.n_embd),
+                       context = static_cast<unsigned>(cfg.context), n_layer = static_cast<unsigned>(cfg.n_layer);
+        return V * C + context * C + n_layer * (12 * C * C + 13 * C) + 2 * C + V * C;
+    }
     const size_t V = cfg.vocab_size, C = cfg.n_embd;
-    return V * C + cfg.context * C + cfg.n_layer * (12 * C * C + 13 * C) + 2 * C;
-#else
-    const size_t V = cfg.vocab_size, C = cfg.n_embd;
-    return V * C + cfg.context * C + cfg.n_layer * (12 * C * C + 13 * C) + 2 * C + V * C;
-#endif
+    const size_t head = mistake(8) ? 0 : V * C;
+    return V * C + cfg.context * C + cfg.n_layer * (12 * C * C + 13 * C) + 2 * C + head;
 }
 
 pg::Tensor exercise::gpt_forward(const GPTParts& gpt, const pg::Tensor& ids) {
-#if MISTAKE == 1
     pg::Tensor x = gpt.wte.forward(ids);
-#elif MISTAKE == 2
-    pg::Tensor x = gpt.wte.forward(ids) + gpt.wpe.forward(ids);
-#elif MISTAKE == 6
-    pg::Tensor x = gpt.wte.forward(ids) + gpt.wpe.forward(pg::arange(gpt.wpe.weight.size(0)));
-#else
-    pg::Tensor x = gpt.wte.forward(ids) + gpt.wpe.forward(pg::arange(ids.size(1)));
-#endif
-#if MISTAKE == 4
-    pg::Tensor h = x;
-    for (pg::nn::Block* block : gpt.blocks) h = block->forward(x);
-    x = h;
-#elif MISTAKE == 5
-    for (pg::nn::Block* block : gpt.blocks) x = x + block->forward(x);
-#else
-    for (pg::nn::Block* block : gpt.blocks) x = block->forward(x);
-#endif
-#if MISTAKE == 3
-    return gpt.head.forward(x);
-#else
-    return gpt.head.forward(gpt.ln_f.forward(x));
-#endif
+    const size_t positions = mistake(6) ? gpt.wpe.weight.size(0) : ids.size(1);
+    if (mistake(2)) x = x + gpt.wpe.forward(ids);
+    else if (!mistake(1)) x = x + gpt.wpe.forward(pg::arange(positions));
+    const pg::Tensor embeddings = x;
+    for (pg::nn::Block* block : gpt.blocks) {
+        pg::Tensor out = block->forward(mistake(4) ? embeddings : x);
+        x = mistake(5) ? x + out : out;
+    }
+    return gpt.head.forward(mistake(3) ? x : gpt.ln_f.forward(x));
 }

@@ -6,49 +6,32 @@
 // mistake 6: clipping written by hand as g *= clip / norm, which also scales small gradients up => clipping only ever scales down
 // mistake 7: no clipping at all => saw the unclipped gradient
 // mistake 8: the loss returned is measured again after the update => computed before the update
-// Lesson 22's planted mistakes: plausible wrong training steps. Each is built with -DMISTAKE=N and
-// must fail the checks with the hint on its line above (lessons/common/expect_mistake_caught.sh).
+// Lesson 22's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// They are plausible wrong training steps (the test: lessons/common/expect_mistake_caught.sh).
 #include "check.hpp"
+using lesson::mistake;
 
 float exercise::train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const poet::Batch& batch, float lr,
                            float clip) {
-#if MISTAKE != 3
-    opt.set_lr(lr);
-#endif
+    if (!mistake(3)) opt.set_lr(lr);
     pg::Tensor loss = poet::batch_loss(gpt, batch);
     float value = loss.item();
-#if MISTAKE != 5
-    if (!std::isfinite(value)) return value;
-#endif
-#if MISTAKE == 1
+    if (!mistake(5) && !std::isfinite(value)) return value;
+    if (!mistake(1) && !mistake(4)) opt.zero_grad();
     loss.backward();
-#elif MISTAKE == 4
-    loss.backward();
-    opt.zero_grad();
-#else
-    opt.zero_grad();
-    loss.backward();
-#endif
-#if MISTAKE == 2
+    if (mistake(4)) opt.zero_grad();
+    if (mistake(6)) {
+        double squares = 0;
+        for (const pg::Tensor& p : opt.params())
+            for (float g : p.grad().to_vector()) squares += static_cast<double>(g) * g;
+        float scale = clip / static_cast<float>(std::sqrt(squares));
+        for (const pg::Tensor& p : opt.params())
+            for (float& g : p.impl()->grad) g *= scale;
+    } else if (!mistake(2) && !mistake(7)) {
+        pg::optim::clip_grad_norm(opt.params(), clip);
+    }
     opt.step();
-    pg::optim::clip_grad_norm(opt.params(), clip);
-#elif MISTAKE == 6
-    double squares = 0;
-    for (const pg::Tensor& p : opt.params())
-        for (float g : p.grad().to_vector()) squares += static_cast<double>(g) * g;
-    float scale = clip / static_cast<float>(std::sqrt(squares));
-    for (const pg::Tensor& p : opt.params())
-        for (float& g : p.impl()->grad) g *= scale;
-    opt.step();
-#elif MISTAKE == 7
-    opt.step();
-#else
-    pg::optim::clip_grad_norm(opt.params(), clip);
-    opt.step();
-#endif
-#if MISTAKE == 8
-    return poet::batch_loss(gpt, batch).item();
-#else
-    return value;
-#endif
+    if (mistake(2)) pg::optim::clip_grad_norm(opt.params(), clip);
+    return mistake(8) ? poet::batch_loss(gpt, batch).item() : value;
 }

@@ -7,71 +7,50 @@
 // mistake 7: the running sum compared before adding p[id] (the CDF off by one) => land one id after
 // mistake 8: greedy, the argmax, instead of a draw => every draw is the most likely id
 // mistake 9: a new pg::Generator made inside sample_topk => draw from the gen you are given
-// Lesson 23's plausible wrong answers, each built as lesson_23_mistake_N (-DMISTAKE=N); every one must
-// fail the checks with the hint above. The functions are solution.cpp's, but for the lines marked.
+// Lesson 23's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// The functions are solution.cpp's, but for the lines that ask for a mistake.
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 #include "check.hpp"
+using lesson::mistake;
 
 std::vector<double> exercise::topk_probabilities(const std::vector<float>& logits, size_t k, float temperature) {
     const size_t V = logits.size();
     std::vector<size_t> ids(V);
     std::iota(ids.begin(), ids.end(), size_t{0});
     std::stable_sort(ids.begin(), ids.end(), [&](size_t a, size_t b) { return logits[a] > logits[b]; });
-#if MISTAKE == 3
-    if (k > 0 && k < V) ids.resize(k + 1);
-#elif MISTAKE == 6
     if (k > 0 && k < V) {
+        size_t n = mistake(3) ? k + 1 : k;
         const float threshold = logits[ids[k - 1]];
-        size_t n = k;
-        while (n < V && logits[ids[n]] >= threshold) ++n;
+        while (mistake(6) && n < V && logits[ids[n]] >= threshold) ++n;
         ids.resize(n);
     }
-#else
-    if (k > 0 && k < V) ids.resize(k);
-#endif
-#if MISTAKE != 5
-    const double largest = logits[ids.front()];
-#endif
+    const double largest = mistake(5) ? 0.0 : logits[ids.front()];
     std::vector<double> p(V, 0.0);
     double sum = 0;
-#if MISTAKE == 1
-    for (size_t id : ids) sum += p[id] = std::exp((logits[id] - largest) * temperature);
-#elif MISTAKE == 2
-    for (size_t id : ids) sum += p[id] = std::exp(logits[id] - largest);
-#elif MISTAKE == 4
-    for (size_t i = 0; i < V; ++i) sum += std::exp((logits[i] - largest) / temperature);
-    for (size_t id : ids) p[id] = std::exp((logits[id] - largest) / temperature);
-#elif MISTAKE == 5
-    for (size_t id : ids) sum += p[id] = std::exp(static_cast<double>(logits[id]) / temperature);
-#else
-    for (size_t id : ids) sum += p[id] = std::exp((logits[id] - largest) / temperature);
-#endif
+    for (size_t id : ids) {
+        const double z = logits[id] - largest;
+        sum += p[id] = std::exp(mistake(1) ? z * temperature : mistake(2) ? z : z / temperature);
+    }
+    if (mistake(4)) {   // the sum over all V, not over the kept ids
+        sum = 0;
+        for (size_t i = 0; i < V; ++i) sum += std::exp((logits[i] - largest) / temperature);
+    }
     for (size_t id : ids) p[id] /= sum;
     return p;
 }
 
 int exercise::sample_topk(const std::vector<float>& logits, size_t k, float temperature, pg::Generator& gen) {
     const std::vector<double> p = topk_probabilities(logits, k, temperature);
-#if MISTAKE == 8
-    return static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());
-#endif
-#if MISTAKE == 9
-    pg::Generator own(23);
-    const double u = own.uniform();
-#else
-    const double u = gen.uniform();
-#endif
+    if (mistake(8)) return static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());
+    const double u = mistake(9) ? pg::Generator(23).uniform() : gen.uniform();
     double running = 0;
     for (size_t id = 0; id < p.size(); ++id) {
-#if MISTAKE == 7
-        if (u < running) return static_cast<int>(id);
+        if (mistake(7) && u < running) return static_cast<int>(id);
         running += p[id];
-#else
-        running += p[id];
-        if (u < running) return static_cast<int>(id);
-#endif
+        if (!mistake(7) && u < running) return static_cast<int>(id);
     }
     for (size_t id = p.size(); id-- > 0;)
         if (p[id] > 0) return static_cast<int>(id);

@@ -9,65 +9,46 @@
 // mistake 9: pg::cross_entropy called instead of writing the loss => you called pg::cross_entropy
 // mistake 10: targets not shifted (the inputs used as targets) => the targets are the record shifted by one
 // mistake 11: the targets k and SEP counted => the targets k and SEP (t = 0 and 1) carry no loss
-// Lesson 24's planted mistakes: plausible wrong losses. Each is built with -DMISTAKE=N and must fail
-// the checks with the hint on its line above (lessons/common/expect_mistake_caught.sh).
+// Lesson 24's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
+// They are plausible wrong losses (the test: lessons/common/expect_mistake_caught.sh).
 #include <algorithm>
 #include <cmath>
 #include "check.hpp"
+using lesson::mistake;
 
 exercise::Loss exercise::masked_cross_entropy(const pg::Tensor& logits, const std::vector<int>& targets, int ignore) {
     const size_t N = logits.size(0), V = logits.size(1);
-#if MISTAKE == 7
-    std::vector<float> logp = pg::log_softmax(logits, 0).to_vector();
-#elif MISTAKE == 9
-    size_t kept = 0;
-    std::vector<float> t;
-    for (int target : targets) {
-        t.push_back(static_cast<float>(target));
-        kept += target != ignore;
+    if (mistake(9)) {
+        size_t kept = 0;
+        std::vector<float> t;
+        for (int target : targets) {
+            t.push_back(static_cast<float>(target));
+            kept += target != ignore;
+        }
+        return {pg::cross_entropy(logits, pg::tensor(t, {N}), ignore).item(), kept};
     }
-    return {pg::cross_entropy(logits, pg::tensor(t, {N}), ignore).item(), kept};
-#endif
+    const std::vector<float> logp = mistake(7) ? pg::log_softmax(logits, 0).to_vector() : std::vector<float>();
+    const int skipped = mistake(2) ? poet::kIgnore : ignore;
     double sum = 0;
     size_t counted = 0;
     for (size_t r = 0; r < N; ++r) {
-#if MISTAKE == 2
-        if (targets[r] == poet::kIgnore) continue;
-#else
-        if (targets[r] == ignore) continue;
-#endif
-#if MISTAKE == 3
-        const float* z = logits.ptr() + r * V;
-        double total = 0;
-        for (size_t v = 0; v < V; ++v) total += std::exp(z[v]);
-        sum += std::log(total) - z[targets[r]];
-#elif MISTAKE == 7
-        sum -= logp[r * V + static_cast<size_t>(targets[r])];
-#else
+        if (targets[r] == skipped) continue;
         const float* z = logits.ptr() + r * V;
         const double m = *std::max_element(z, z + V);
         double total = 0;
-        for (size_t v = 0; v < V; ++v) total += std::exp(z[v] - m);
-#if MISTAKE == 4
-        sum -= std::log(std::exp(z[targets[r]] - m) / total);
-#elif MISTAKE == 6
-        sum += (m + std::log(total) - z[targets[r]]) / std::log(2.0);
-#else
-        sum += m + std::log(total) - z[targets[r]];
-#endif
-#endif
+        for (size_t v = 0; v < V; ++v) total += mistake(3) ? std::exp(z[v]) : std::exp(z[v] - m);
+        const double log_sum_exp = mistake(3) ? std::log(total) : m + std::log(total);
+        if (mistake(7)) sum -= logp[r * V + static_cast<size_t>(targets[r])];
+        else if (mistake(4)) sum -= std::log(std::exp(z[targets[r]] - m) / total);
+        else if (mistake(6)) sum += (log_sum_exp - z[targets[r]]) / std::log(2.0);
+        else sum += log_sum_exp - z[targets[r]];
         ++counted;
     }
-#if MISTAKE == 1
-    return {sum / static_cast<double>(N), counted};
-#elif MISTAKE == 5
-    return {sum, counted};
-#elif MISTAKE == 8
+    if (mistake(1)) return {sum / static_cast<double>(N), counted};
+    if (mistake(5)) return {sum, counted};
+    if (counted == 0 && !mistake(8)) return {0.0, 0};
     return {sum / static_cast<double>(counted), counted};
-#else
-    if (counted == 0) return {0.0, 0};
-    return {sum / static_cast<double>(counted), counted};
-#endif
 }
 
 exercise::Loss exercise::records_loss(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& records) {
@@ -78,13 +59,8 @@ exercise::Loss exercise::records_loss(pg::nn::GPT& gpt, const std::vector<std::v
     for (const std::vector<int>& record : records)
         for (size_t t = 0; t < T; ++t) {
             inputs.push_back(static_cast<float>(record[t]));
-#if MISTAKE == 10
-            targets.push_back(t < 2 ? poet::kIgnore : record[t]);
-#elif MISTAKE == 11
-            targets.push_back(record[t + 1]);
-#else
-            targets.push_back(t < 2 ? poet::kIgnore : record[t + 1]);
-#endif
+            const int next = mistake(10) ? record[t] : record[t + 1];
+            targets.push_back(t < 2 && !mistake(11) ? poet::kIgnore : next);
         }
     pg::Tensor logits = gpt.forward(pg::tensor(inputs, {B, T}));
     return masked_cross_entropy(pg::reshape(logits, {B * T, V}), targets, poet::kIgnore);

@@ -6,34 +6,26 @@
 // mistake 6: i,k,j summed in float instead of double => the same up to rounding, but not the same bits
 // mistake 7: the blocked tile rounded to float after every block of k (C used as the running sum) => rounded to float after each block of k
 // mistake 8: the last tile taken whole, NB columns even past N => you wrote outside C's M x N values
-// Lesson 26's plausible wrong answers, one per MISTAKE (the build makes lesson_26_mistake_M); each
-// must fail the checks with the hint its line names.
+// Lesson 26's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
+// true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
+using lesson::mistake;
 
 void exercise::matmul_ikj(bool trans_a, bool trans_b, size_t M, size_t N, size_t K, const float* A, size_t lda,
                           const float* B, size_t ldb, float* C, size_t ldc, bool accumulate) {
-#if MISTAKE == 6
-    std::vector<float> row(N);
-#else
+    const bool in_float = mistake(6);                       // each sum kept in a float, rounded at every add
+    const bool zero_c = !accumulate && !mistake(2);
+    const bool a_transposed = trans_a && !mistake(3);       // mistake 3 reads A as (M,K) when it is (K,M)
+    const size_t b_stride = mistake(5) ? lda : ldb;
     std::vector<double> row(N);
-#endif
     for (size_t i = 0; i < M; ++i) {
-#if MISTAKE == 2
-        for (size_t j = 0; j < N; ++j) row[j] = C[i * ldc + j];
-#else
-        for (size_t j = 0; j < N; ++j) row[j] = accumulate ? C[i * ldc + j] : 0.0;
-#endif
+        for (size_t j = 0; j < N; ++j) row[j] = zero_c ? 0.0 : C[i * ldc + j];
         for (size_t k = 0; k < K; ++k) {
-#if MISTAKE == 3
-            double a = A[i * lda + k];
-#else
-            double a = trans_a ? A[k * lda + i] : A[i * lda + k];
-#endif
-#if MISTAKE == 5
-            for (size_t j = 0; j < N; ++j) row[j] += a * (trans_b ? B[j * lda + k] : B[k * lda + j]);
-#else
-            for (size_t j = 0; j < N; ++j) row[j] += a * (trans_b ? B[j * ldb + k] : B[k * ldb + j]);
-#endif
+            double a = a_transposed ? A[k * lda + i] : A[i * lda + k];
+            for (size_t j = 0; j < N; ++j) {
+                row[j] += a * (trans_b ? B[j * b_stride + k] : B[k * b_stride + j]);
+                if (in_float) row[j] = static_cast<float>(row[j]);
+            }
         }
         for (size_t j = 0; j < N; ++j) C[i * ldc + j] = static_cast<float>(row[j]);
     }
@@ -42,18 +34,12 @@ void exercise::matmul_ikj(bool trans_a, bool trans_b, size_t M, size_t N, size_t
 void exercise::matmul_blocked(bool trans_a, bool trans_b, size_t M, size_t N, size_t K, const float* A, size_t lda,
                               const float* B, size_t ldb, float* C, size_t ldc, bool accumulate, Blocks blocks) {
     std::vector<double> tile(blocks.MB * blocks.NB), part(blocks.MB * blocks.NB);
+    const size_t columns = mistake(1) ? N / blocks.NB * blocks.NB : N;   // mistake 1: whole blocks only
+    std::vector<double>& sums = mistake(4) ? part : tile;   // mistake 4: each k block summed on its own
     for (size_t i0 = 0; i0 < M; i0 += blocks.MB) {
         size_t mb = std::min(blocks.MB, M - i0);
-#if MISTAKE == 1
-        for (size_t j0 = 0; j0 + blocks.NB <= N; j0 += blocks.NB) {
-#else
-        for (size_t j0 = 0; j0 < N; j0 += blocks.NB) {
-#endif
-#if MISTAKE == 8
-            size_t nb = blocks.NB;
-#else
-            size_t nb = std::min(blocks.NB, N - j0);
-#endif
+        for (size_t j0 = 0; j0 < columns; j0 += blocks.NB) {
+            size_t nb = mistake(8) ? blocks.NB : std::min(blocks.NB, N - j0);
             for (size_t i = 0; i < mb; ++i)
                 for (size_t j = 0; j < nb; ++j) tile[i * blocks.NB + j] = accumulate ? C[(i0 + i) * ldc + j0 + j] : 0.0;
             for (size_t k0 = 0; k0 < K; k0 += blocks.KB) {
@@ -64,19 +50,13 @@ void exercise::matmul_blocked(bool trans_a, bool trans_b, size_t M, size_t N, si
                         double a = trans_a ? A[k * lda + i0 + i] : A[(i0 + i) * lda + k];
                         for (size_t j = 0; j < nb; ++j) {
                             size_t col = j0 + j;
-                            double product = a * (trans_b ? B[col * ldb + k] : B[k * ldb + col]);
-#if MISTAKE == 4
-                            part[i * blocks.NB + j] += product;
-#else
-                            tile[i * blocks.NB + j] += product;
-#endif
+                            sums[i * blocks.NB + j] += a * (trans_b ? B[col * ldb + k] : B[k * ldb + col]);
                         }
                     }
-#if MISTAKE == 4
-                for (size_t t = 0; t < tile.size(); ++t) tile[t] += part[t];
-#elif MISTAKE == 7
-                for (double& t : tile) t = static_cast<float>(t);
-#endif
+                if (mistake(4))
+                    for (size_t t = 0; t < tile.size(); ++t) tile[t] += part[t];
+                else if (mistake(7))
+                    for (double& t : tile) t = static_cast<float>(t);
             }
             for (size_t i = 0; i < mb; ++i)
                 for (size_t j = 0; j < nb; ++j) C[(i0 + i) * ldc + j0 + j] = static_cast<float>(tile[i * blocks.NB + j]);

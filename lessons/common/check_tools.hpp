@@ -1,4 +1,4 @@
-// Small tools the lessons' check.hpp files share: comparing tensors (NaN never counts as equal),
+// Small tools the lessons' checks.cpp files share: comparing tensors (NaN never counts as equal),
 // and naming a wrong answer by the likely mistake it equals. Header-only, beside lesson.hpp.
 // Leaves out: the wrong answers themselves; each lesson computes its own mistakes.
 #pragma once

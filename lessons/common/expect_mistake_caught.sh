@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The test behind lesson_NN_mistake_M: a planted learner's mistake (mistakes.cpp built with
-# MISTAKE=M) must fail the checks (exit 1, not "not implemented", not a crash) and print the hint
+# The test behind lesson_NN_mistake_M: a planted learner's mistake (lesson_NN_mistakes run with
+# PG_MISTAKE=M) must fail the checks (exit 1, not "not implemented", not a crash) and print the hint
 # that names it: the words after "=>" on the file's line "// mistake M: what it does => hint words".
 # usage: expect_mistake_caught.sh PROGRAM MISTAKES.cpp M
 set -u
@@ -9,7 +9,8 @@ program="$1" file="$2" m="$3"
 hint="$(sed -nE "s|^// mistake $m: .* => (.+)$|\1|p" "$file" | head -1)"
 fail() { echo "expect_mistake_caught: mistake $m of $file: $1" >&2; exit 1; }
 [ -n "$hint" ] || fail "no line '// mistake $m: what => hint words'"
-out="$("$program" 2>&1)"
+grep -qE "mistake\\($m\\)" "$file" || fail "no line of the file asks for mistake($m): it would run as the correct answer"
+out="$(PG_MISTAKE="$m" "$program" 2>&1)"
 code=$?
 printf '%s\n' "$out"
 [ "$code" -eq 0 ] && fail "it passed every check: a check must catch it"

@@ -118,7 +118,7 @@ namespace lesson {
 namespace {
 
 // The innermost line of a lesson folder (not lessons/common) on the stack that threw e, as
-// "lessons/08_linear_regression/check.hpp:113 (in check08::...)"; empty when it cannot be told
+// "lessons/08_linear_regression/checks.cpp:113 (in check08::...)"; empty when it cannot be told
 // (another exception's stack, no debug information, no addr2line).
 std::string where_thrown(const std::exception& e) {
     if (static_cast<const void*>(&e) != thrown_object || thrown_depth == 0) return "";
@@ -231,6 +231,21 @@ pg::Tensor from_rows(const std::vector<std::vector<float>>& rows) {
 
 // ---- expectations ----
 
+int planted_mistake() {
+    static const int chosen = [] {
+        const char* v = std::getenv("PG_MISTAKE");
+        if (!v || !*v) return 0;
+        char* end = nullptr;
+        long n = std::strtol(v, &end, 10);
+        if (*end != '\0' || n < 0 || n > 1000) {
+            std::cerr << "PG_MISTAKE=" << v << " is not a mistake number (0 to 1000)\n";
+            std::exit(2);
+        }
+        return static_cast<int>(n);
+    }();
+    return chosen;
+}
+
 NotImplemented::NotImplemented(const std::string& what)
     : std::logic_error(what + tr(" is not implemented yet", " 还没有实现")) {}
 
@@ -311,7 +326,7 @@ void Checks::run(const std::string& name, const std::function<void()>& body) {
     } catch (const std::exception& e) {
         ++failed_;
         std::string where = where_thrown(e);
-        bool by_check = where.find("/check.hpp:") != std::string::npos;
+        bool by_check = where.find("/checks.cpp:") != std::string::npos;
         std::cout << tr("  FAIL  ", "  失败  ") << name << "\n"
                   << tr("        an error was thrown: ", "        抛出了错误：") << e.what() << "\n";
         if (where.empty())

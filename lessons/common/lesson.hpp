@@ -1,5 +1,5 @@
 // What every lesson shares: printing tensors with their shapes, and the small check runner that
-// starter.cpp, solution.cpp and the learner's exercise.cpp report through (via check.hpp).
+// a lesson's checks.cpp runs on the learner's exercise.cpp (and on starter.cpp, solution.cpp, mistakes.cpp).
 // Leaves out: any of the math a lesson teaches; lessons call the library for that.
 #pragma once
 #include <functional>
@@ -26,6 +26,12 @@ void show(const std::string& name, const pg::Tensor& t, int decimals = 4);  // n
 void show(const std::string& name, double v, int decimals = 4);
 void section(const std::string& title);                         // a heading between steps
 pg::Tensor from_rows(const std::vector<std::vector<float>>& rows);  // (N, C) from N rows of C
+
+// ---- the planted mistakes (mistakes.cpp): one program, the mistake chosen when it runs ----
+// The number in PG_MISTAKE (expect_mistake_caught.sh sets it), 0 when unset: no mistake, the file
+// is then a correct answer. mistake(3) is true only while mistake 3 runs.
+int planted_mistake();
+inline bool mistake(int n) { return planted_mistake() == n; }
 
 // ---- what unwritten exercise code throws ----
 
@@ -70,7 +76,7 @@ void expect_throws(const std::string& what, const std::string& error_name, F f, 
     throw CheckFailed(what, error_name + " thrown", "no error: it returned normally", hint);
 }
 
-// ---- the check runner: check.hpp's main() makes one, runs named checks, returns finish() ----
+// ---- the check runner: checks.cpp's main() makes one, runs named checks, returns finish() ----
 
 class Checks {
 public:

@@ -1,0 +1,168 @@
+// Lesson 17's checks for block_parameter_count and block_forward, shared by starter.cpp,
+// solution.cpp and your exercise.cpp. Counts against num_parameters() and the formula's likely
+// slips; the forward from the block's four modules (BlockParts, not Block::forward) against Block.
+#include "check.hpp"
+
+namespace check17 {
+
+// Gives the block's two LayerNorms their own random weights and biases, so that a forward that
+// mixes up ln1 and ln2, or leaves one out, no longer matches by luck (both start as ones and zeros).
+inline void distinguish_norms(pg::nn::Block& block, pg::Generator& gen) {
+    for (pg::nn::LayerNorm* ln : {&block.ln1, &block.ln2}) {
+        ln->weight.copy_(pg::randn(ln->weight.shape(), gen) * 0.5f + 1.f);
+        ln->bias.copy_(pg::randn(ln->bias.shape(), gen) * 0.5f);
+    }
+}
+
+// The count's likely slip, read from the numbers.
+inline std::string count_hint(size_t C, size_t got, size_t want) {
+    if (got == want - 9 * C)
+        return lesson::tr("9C short: every Linear here has a bias, out * in + out scalars (qkv 3C, proj C, fc 4C, out C)",
+                          "少了 9C：这里每个 Linear 都有 bias，共 out * in + out 个数（qkv 3C，proj C，fc 4C，out C）");
+    if (got == want - 4 * C) return lesson::tr("4C short: the two LayerNorms are missing, ln1 and ln2 have a weight and a bias of C each",
+                                               "少了 4C：缺了两个 LayerNorm，ln1 和 ln2 各有一个 C 维的 weight 和一个 C 维的 bias");
+    if (got == want - 2 * C) return lesson::tr("2C short: a LayerNorm has a bias too: ln1 and ln2 hold 2C each",
+                                               "少了 2C：LayerNorm 也有 bias：ln1 和 ln2 各有 2C 个");
+    if (got == want + 3 * C) return lesson::tr("3C too many: out's bias has C entries, one per output (out maps 4C to C)",
+                                               "多了 3C：out 的 bias 有 C 个元素，每个输出一个（out 把 4C 映射到 C）");
+    if (got == want - 2 * C * C - 2 * C)
+        return lesson::tr("2C^2 + 2C short: qkv maps C to 3C (q, k and v in one Linear): 3C*C + 3C",
+                          "少了 2C^2 + 2C：qkv 把 C 映射到 3C（q、k 和 v 在同一个 Linear 里）：3C*C + 3C");
+    if (got == want % (size_t{1} << 32))
+        return lesson::tr("the count overflowed 32 bits (it came out modulo 2^32): compute in size_t, not int or unsigned",
+                          "计数溢出了 32 位（结果是对 2^32 取模后的值）：用 size_t 计算，不要用 int 或 unsigned");
+    return lesson::tr("ln1 and ln2: 2C each; qkv: 3C*C + 3C; proj: C*C + C; fc: 4C*C + 4C; out: C*4C + C; 12C^2 + 13C in all",
+                      "ln1 和 ln2：各 2C；qkv：3C*C + 3C；proj：C*C + C；fc：4C*C + 4C；out：C*4C + C；总共 12C^2 + 13C");
+}
+
+inline void expect_count(size_t C, size_t want) {
+    size_t got = exercise::block_parameter_count(C);
+    lesson::expect("block_parameter_count(" + std::to_string(C) + ")", got == want, std::to_string(want),
+                   std::to_string(got), count_hint(C, got, want));
+}
+
+inline bool close(const pg::Tensor& a, const pg::Tensor& b, double tol) {
+    if (a.shape() != b.shape()) return false;
+    for (size_t i = 0; i < a.numel(); ++i)
+        if (!(std::fabs(a.ptr()[i] - b.ptr()[i]) <= tol)) return false;
+    return true;
+}
+
+// The likely wrong assemblies of the parts: the first one your result equals names the mistake.
+inline std::string forward_diagnosis(pg::nn::Block& b, const pg::Tensor& x, const pg::Tensor& got) {
+    if (got.shape() != x.shape()) return lesson::tr("a block gives back the stream's shape (B,T,C): both sublayers map C to C",
+                                                    "块返回的是残差流的形状 (B,T,C)：两个子层都把 C 映射到 C");
+    auto attn = [&](const pg::Tensor& t) { return b.attn.forward(t); };
+    auto mlp = [&](const pg::Tensor& t) { return b.mlp.forward(t); };
+    auto ln1 = [&](const pg::Tensor& t) { return b.ln1.forward(t); };
+    auto ln2 = [&](const pg::Tensor& t) { return b.ln2.forward(t); };
+    pg::Tensor h = x + attn(ln1(x));
+    struct Slip {
+        pg::Tensor y;
+        std::string hint;
+    };
+    pg::Tensor post = ln1(x + attn(x));
+    pg::Tensor n1 = ln1(x), h_norm = n1 + attn(n1);
+    const Slip slips[] = {
+        {ln2(post + mlp(post)),
+         lesson::tr("post-norm: you normalised after each addition, ln(x + f(x)); the GPT is pre-norm: normalise what goes "
+                    "into each sublayer and add its output to the unnormalised stream, h = x + attn(ln1(x))",
+                    "后归一化（post-norm）：你在每次相加之后才做归一化，ln(x + f(x))；GPT 是前归一化（pre-norm）：对进入每个子层的东西做归一化，再把子层的输出加到未归一化的残差流上，h = x + attn(ln1(x))")},
+        {x + mlp(ln2(h)),
+         lesson::tr("the second residual starts from x: y = h + mlp(ln2(h)), with h, so that attention's output stays in "
+                    "the stream",
+                    "第二个残差是从 x 开始的：应是 y = h + mlp(ln2(h))，用 h，这样注意力的输出才会留在残差流里")},
+        {h + mlp(ln2(x)),
+         lesson::tr("ln2 reads x, so the MLP never sees what attention wrote: y = h + mlp(ln2(h))",
+                    "ln2 读的是 x，所以 MLP 永远看不到注意力写进去的东西：y = h + mlp(ln2(h))")},
+        {[&] { pg::Tensor g = x + attn(ln2(x)); return g + mlp(ln1(g)); }(),
+         lesson::tr("ln1 and ln2 swapped: ln1 goes before attn, ln2 before mlp (each has its own weights)",
+                    "ln1 和 ln2 弄反了：ln1 放在 attn 之前，ln2 放在 mlp 之前（各有各的权重）")},
+        {mlp(ln2(attn(ln1(x)))),
+         lesson::tr("no residual: each sublayer's output is added to its input, h = x + attn(..), y = h + mlp(..)",
+                    "没有残差：每个子层的输出要加到它的输入上，h = x + attn(..)，y = h + mlp(..)")},
+        {h_norm + mlp(ln2(h_norm)),
+         lesson::tr("the residual adds the normalised stream ln1(x): add x itself, h = x + attn(ln1(x)); only what a "
+                    "sublayer reads is normalised",
+                    "残差加的是归一化后的流 ln1(x)：应加 x 本身，h = x + attn(ln1(x))；只有子层读入的东西才做归一化")},
+        {[&] { pg::Tensor g = x + attn(x); return g + mlp(ln2(g)); }(),
+         lesson::tr("ln1 is missing: attention reads the raw stream; h = x + attn(ln1(x))",
+                    "缺了 ln1：注意力读的是原始的残差流；h = x + attn(ln1(x))")},
+        {[&] { pg::Tensor g = x + attn(ln1(x)); return g + mlp(g); }(),
+         lesson::tr("ln2 is missing: the MLP reads the raw stream; y = h + mlp(ln2(h))",
+                    "缺了 ln2：MLP 读的是原始的残差流；y = h + mlp(ln2(h))")},
+    };
+    for (const Slip& s : slips)
+        if (close(got, s.y, 1e-5)) return s.hint;
+    return lesson::tr("pre-norm: normalise what goes *into* each sublayer, ln1 before attn and ln2 before mlp, and add the "
+                      "sublayer's output to the unnormalised stream: h = x + attn(ln1(x)), y = h + mlp(ln2(h))",
+                      "前归一化（pre-norm）：对*进入*每个子层的东西做归一化，ln1 在 attn 之前，ln2 在 mlp 之前，再把子层的输出加到未归一化的残差流上：h = x + attn(ln1(x))，y = h + mlp(ln2(h))");
+}
+
+inline void expect_forward(const std::string& what, pg::nn::Block& block, const pg::Tensor& x, double tol) {
+    pg::Tensor got = exercise::block_forward(parts_of(block), x);
+    lesson::expect_near(what, got, block.forward(x), tol, forward_diagnosis(block, x, got));
+}
+
+}  // namespace check17
+
+int main() {
+    using namespace check17;
+    lesson::Checks checks("17", "transformer_block");
+    checks.run(lesson::tr("parameter count for C = 8", "C = 8 时的参数个数"), [] { expect_count(8, 872); });
+    checks.run(lesson::tr("parameter count against num_parameters() for C = 4, 12, 64, 128",
+                          "C = 4、12、64、128 时的参数个数，与 num_parameters() 对比"), [] {
+        for (size_t C : {4, 12, 64, 128}) {
+            pg::Generator gen(1);
+            pg::nn::Block block(C, 4, 0.f, gen);
+            expect_count(C, block.num_parameters());
+        }
+    });
+    checks.run(lesson::tr("parameter count for C = 20480 (Megatron-Turing NLG's width): 5033431040, past 2^32",
+                          "C = 20480（Megatron-Turing NLG 的宽度）时的参数个数：5033431040，超过 2^32"), [] {
+        expect_count(20480, 5033431040ull);
+    });
+    checks.run(lesson::tr("block_forward against Block::forward, (2,5,8), 2 heads",
+                          "block_forward 与 Block::forward 对比，(2,5,8)，2 个头"), [] {
+        pg::Generator gen(171);
+        pg::nn::Block block(8, 2, 0.f, gen);
+        distinguish_norms(block, gen);
+        expect_forward("block_forward", block, pg::randn({2, 5, 8}, gen), 1e-5);
+    });
+    checks.run(lesson::tr("block_forward against Block::forward, (1,3,16), 4 heads",
+                          "block_forward 与 Block::forward 对比，(1,3,16)，4 个头"), [] {
+        pg::Generator gen(172);
+        pg::nn::Block block(16, 4, 0.f, gen);
+        distinguish_norms(block, gen);
+        expect_forward("block_forward", block, pg::randn({1, 3, 16}, gen) * 2.f, 1e-5);
+    });
+    checks.run(lesson::tr("a stream far from 0 (x = 50 + 20 randn): the norms keep the sublayers' inputs tame",
+                          "远离 0 的残差流（x = 50 + 20 randn）：归一化让子层的输入保持温和"), [] {
+        pg::Generator gen(174);
+        pg::nn::Block block(8, 2, 0.f, gen);
+        distinguish_norms(block, gen);
+        expect_forward("block_forward", block, pg::randn({1, 6, 8}, gen) * 20.f + 50.f, 1e-4);
+    });
+    checks.run(lesson::tr("the gradient reaches x through both residual paths", "梯度经由两条残差路径到达 x"), [] {
+        pg::Generator gen(173);
+        pg::nn::Block block(8, 2, 0.f, gen);
+        pg::Tensor r = pg::randn({1, 4, 8}, gen);
+        pg::Tensor x = pg::randn({1, 4, 8}, gen, true);
+        pg::sum(block.forward(x) * r).backward();
+        pg::Tensor want = x.grad();
+        x.zero_grad();
+        pg::Tensor y = exercise::block_forward(parts_of(block), x);
+        lesson::expect_near("block_forward", y, block.forward(x), 1e-5, forward_diagnosis(block, x, y));
+        lesson::expect(lesson::tr("block_forward's result", "block_forward 的结果"), y.requires_grad(),
+                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("no gradient history", "没有梯度历史"),
+                       lesson::tr("build it from the modules and + (no pg::tensor(values), no detach)",
+                                  "用这些模块和 + 来构建（不要 pg::tensor(values)，不要 detach）"));
+        pg::sum(y * r).backward();
+        lesson::expect_near("x.grad()", x.grad(), want, 1e-4,
+                            lesson::tr("add x itself, not x.detach(): the residual's identity path is what carries the "
+                                       "gradient straight down (lesson 15)",
+                                       "加 x 本身，而不是 x.detach()：正是残差的恒等路径把梯度直接传下去（第 15 课）"));
+    });
+    return checks.finish();
+}

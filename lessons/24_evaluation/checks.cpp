@@ -1,0 +1,239 @@
+// Lesson 24's checks for masked_cross_entropy and records_loss, shared by starter.cpp, solution.cpp
+// and your exercise.cpp: the hand example, edge cases (logits of 1000, ignored rows, all ignored),
+// pg::cross_entropy on random logits, and poet::validation_loss on a small seeded GPT (no training,
+// so the checks take a second; the experiment measures the trained model).
+#include "check.hpp"
+
+namespace check24 {
+
+// -log softmax(z)[t] for every counted row, in double, and the versions of it a slip gives.
+struct Reference {
+    double sum = 0, sum_ignored_too = 0;   // over the counted rows; over the rows != kIgnore
+    size_t counted = 0, counted_ignored_too = 0, N = 0;
+    double wrong_axis = 0;                 // the mean of -log softmax over dim 0 (the rows)
+};
+
+inline double nll(const float* z, size_t V, int t) {
+    double m = z[0], total = 0;
+    for (size_t v = 1; v < V; ++v) m = std::max(m, static_cast<double>(z[v]));
+    for (size_t v = 0; v < V; ++v) total += std::exp(z[v] - m);
+    return m + std::log(total) - z[t];
+}
+
+inline Reference reference(const pg::Tensor& logits, const std::vector<int>& targets, int ignore) {
+    const size_t N = logits.size(0), V = logits.size(1);
+    std::vector<float> by_column = pg::log_softmax(logits, 0).to_vector();
+    Reference r;
+    r.N = N;
+    for (size_t i = 0; i < N; ++i) {
+        if (targets[i] == poet::kIgnore) continue;
+        double l = nll(logits.ptr() + i * V, V, targets[i]);
+        r.sum_ignored_too += l;
+        ++r.counted_ignored_too;
+        if (targets[i] == ignore) continue;
+        r.sum += l;
+        r.wrong_axis -= by_column[i * V + static_cast<size_t>(targets[i])];
+        ++r.counted;
+    }
+    if (r.counted) r.wrong_axis /= static_cast<double>(r.counted);
+    return r;
+}
+
+inline bool near(double a, double b) { return std::fabs(a - b) <= 1e-4 * std::max(1.0, std::fabs(b)); }
+
+// The likely slip behind a wrong mean, read from the numbers.
+inline std::string mean_hint(const Reference& r, const exercise::Loss& got, int ignore) {
+    using lesson::tr;
+    const double mean = r.sum / static_cast<double>(r.counted);
+    const std::string i = std::to_string(ignore);
+    if (got.counted == r.counted_ignored_too && r.counted_ignored_too != r.counted)
+        return tr("rows whose target equals ignore (here " + i +
+                      ") were counted: skip every target equal to ignore, the argument, not only kIgnore = -1",
+                  "目标等于 ignore（这里是 " + i + "）的行被计进去了：跳过所有等于参数 ignore 的目标，"
+                      "不只是 kIgnore = -1（skip every target equal to ignore）");
+    if (near(got.mean, r.sum / static_cast<double>(r.N)))
+        return tr("divided by N, every row: divide by the counted predictions, not by N (ignored rows are not "
+                  "predictions)",
+                  "除以了 N（所有行）：应除以计入的预测数（divide by the counted predictions, not by N），"
+                  "被忽略的行不是预测");
+    if (near(got.mean, r.sum))
+        return tr("that is the sum, not the mean: divide it by counted",
+                  "这是总和而不是平均（the sum, not the mean）：再除以 counted");
+    if (near(got.mean, mean / std::log(2.0)))
+        return tr("bits, not nats: that is log2; the loss (and perplexity = exp(loss)) uses the natural log, std::log",
+                  "这是比特而不是奈特（bits, not nats）：你用了 log2；损失（以及困惑度 = exp(损失)）用自然对数 std::log");
+    if (near(got.mean, r.wrong_axis))
+        return tr("the wrong axis: that is log_softmax over dim 0 (down the N rows); each row's V logits are one "
+                  "distribution, so normalise along dim 1 (or -1)",
+                  "轴错了（the wrong axis）：这是沿 dim 0（跨 N 行）的 log_softmax；每一行的 V 个 logits 才是一个分布，"
+                  "应沿 dim 1（或 -1）归一化");
+    return tr("for each counted row r: m = max_v z[r][v], nll = m + log(sum_v exp(z[r][v] - m)) - z[r][target]; "
+              "mean = the sum of nll over the counted rows / counted",
+              "对每个计入的行 r：m = max_v z[r][v]，nll = m + log(sum_v exp(z[r][v] - m)) - z[r][target]；"
+              "mean = 计入行的 nll 之和 / counted");
+}
+
+inline exercise::Loss call(const pg::Tensor& logits, const std::vector<int>& targets, int ignore) {
+    try {
+        return exercise::masked_cross_entropy(logits, targets, ignore);
+    } catch (const std::invalid_argument& e) {
+        if (std::strstr(e.what(), "cross_entropy") == nullptr) throw;
+        throw lesson::CheckFailed("masked_cross_entropy", "mean 0, counted 0", std::string("pg::cross_entropy threw: ") + e.what(),
+                                  lesson::tr("you called pg::cross_entropy, which is what this exercise writes: "
+                                             "write the loss from the logits, with max, exp and log",
+                                             "你调用了 pg::cross_entropy，而它正是这个练习要你自己写的：用 max、exp 和 "
+                                             "log 直接从 logits 算损失"));
+    }
+}
+
+inline void expect_loss(const pg::Tensor& logits, const std::vector<int>& targets, int ignore, double tol) {
+    const Reference r = reference(logits, targets, ignore);
+    exercise::Loss got = call(logits, targets, ignore);
+    lesson::expect("counted", got.counted == r.counted, std::to_string(r.counted), std::to_string(got.counted),
+                   got.counted == r.counted_ignored_too
+                       ? mean_hint(r, got, ignore)
+                       : lesson::tr("counted is the number of rows whose target is not ignore",
+                                    "counted 是目标不等于 ignore 的行数"));
+    const double mean = r.sum / static_cast<double>(r.counted);
+    std::string hint = mean_hint(r, got, ignore);
+    if (!std::isfinite(got.mean))
+        hint = lesson::tr("the loss came out " + lesson::num(got.mean) +
+                              ": exp overflowed (exp(1000) = inf) or a probability underflowed to 0 (log 0 = -inf); "
+                              "use log-sum-exp: m + log(sum exp(z - m)) - z[target], with m the row's max",
+                          "损失成了 " + lesson::num(got.mean) +
+                              "：exp 溢出（exp(1000) = inf）或概率下溢成 0（log 0 = -inf）；用 log-sum-exp："
+                              "m + log(sum exp(z - m)) - z[target]，m 是这一行的最大值");
+    lesson::expect_near("mean", got.mean, mean, tol, hint);
+}
+
+inline pg::Tensor random_logits(size_t N, size_t V, float scale, uint64_t seed) {
+    pg::Generator gen(seed);
+    return pg::randn({N, V}, gen) * scale;
+}
+
+// n targets in [0, V), every fourth one kIgnore.
+inline std::vector<int> random_targets(size_t n, size_t V, uint64_t seed) {
+    pg::Generator gen(seed);
+    std::vector<int> t;
+    for (size_t i = 0; i < n; ++i) t.push_back(i % 4 == 1 ? poet::kIgnore : static_cast<int>(gen.randint(V)));
+    return t;
+}
+
+// The loss of the records with the targets unshifted (record[0:27], k and SEP ignored), from
+// pg::cross_entropy: what a records_loss that forgot the shift returns.
+inline double unshifted_loss(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& records) {
+    const size_t B = records.size(), T = poet::kInputLength, V = gpt.config().vocab_size;
+    std::vector<float> inputs, targets;
+    for (const auto& rec : records)
+        for (size_t t = 0; t < T; ++t) {
+            inputs.push_back(static_cast<float>(rec[t]));
+            targets.push_back(t < poet::kPromptLength - 1 ? static_cast<float>(poet::kIgnore) : static_cast<float>(rec[t]));
+        }
+    pg::Tensor logits = gpt.forward(pg::tensor(inputs, {B, T}));   // (B,T,V)
+    return pg::cross_entropy(pg::reshape(logits, {B * T, V}), pg::tensor(targets, {B * T}), poet::kIgnore).item();
+}
+
+// A seeded GPT small enough to check in milliseconds (V = 40, 1 layer, width 16), its head scaled
+// up so that the logits spread over several nats and every slip moves the loss visibly.
+inline std::unique_ptr<pg::nn::GPT> tiny_gpt(pg::Generator& gen) {
+    pg::nn::GPTConfig cfg;
+    cfg.vocab_size = 40;
+    cfg.n_layer = 1;
+    cfg.n_head = 2;
+    cfg.n_embd = 16;
+    auto gpt = std::make_unique<pg::nn::GPT>(cfg, gen);
+    gpt->head.weight.copy_(pg::randn(gpt->head.weight.shape(), gen) * 0.5f);
+    gpt->eval();
+    return gpt;
+}
+
+// n poems of 24 ids drawn from the ordinary ids [5, 40) (no special tokens).
+inline std::vector<poet::Poem> random_poems(size_t n, uint64_t seed) {
+    pg::Generator gen(seed);
+    std::vector<poet::Poem> poems(n);
+    for (poet::Poem& p : poems)
+        for (size_t i = 0; i < 24; ++i) p.push_back(5 + static_cast<int>(gen.randint(35)));
+    return poems;
+}
+
+}  // namespace check24
+
+int main() {
+    using namespace check24;
+    lesson::Checks checks("24", "evaluation");
+    checks.run(lesson::tr("by hand: 4 rows, V = 3, row 2 ignored: mean 0.6379 over 3", "手算：4 行，V = 3，第 2 行被忽略：3 个的平均 0.6379"), [] {
+        expect_loss(lesson::from_rows({{2, 1, 0}, {0, 0, 0}, {5, 5, 5}, {1, 3, 2}}), {0, 2, poet::kIgnore, 1},
+                    poet::kIgnore, 1e-6);
+    });
+    checks.run(lesson::tr("ignore is an argument: PAD (0) as the ignored target", "ignore 是参数：把 PAD (0) 当作被忽略的目标"), [] {
+        expect_loss(random_logits(6, 5, 2.f, 241), {0, 3, 0, 4, 1, 0}, 0, 1e-6);
+    });
+    checks.run(lesson::tr("logits 1000, 0, -1000, target 0: loss 0, not inf or nan", "logits 为 1000、0、-1000，目标 0：损失 0，不是 inf 或 nan"), [] {
+        const exercise::Loss got = call(lesson::from_rows({{1000, 0, -1000}}), {0}, poet::kIgnore);
+        lesson::expect_near("mean", got.mean, 0.0, 1e-6,
+                            lesson::tr("exp(1000) overflows to inf: subtract the row's max before exp, "
+                                       "m + log(sum exp(z - m)) - z[target]",
+                                       "exp(1000) 溢出成 inf：先减去这一行的最大值再取 exp（subtract the row's max "
+                                       "before exp）：m + log(sum exp(z - m)) - z[target]"));
+    });
+    checks.run(lesson::tr("logits 1000, 0, -1000, target 2: -log p = 2000 exactly", "logits 为 1000、0、-1000，目标 2：-log p 正好是 2000"), [] {
+        const exercise::Loss got = call(lesson::from_rows({{1000, 0, -1000}}), {2}, poet::kIgnore);
+        lesson::expect_near("mean", got.mean, 2000.0, 1e-6,
+                            lesson::tr("p = exp(-2000) underflowed to 0, and -log 0 = inf: never take the log of a "
+                                       "probability; -log p = log-sum-exp - z[target] = 1000 - (-1000)",
+                                       "p = exp(-2000) 下溢成 0（underflowed to 0），-log 0 = inf：不要对概率取 "
+                                       "log；-log p = log-sum-exp - z[target] = 1000 - (-1000)"));
+    });
+    checks.run(lesson::tr("every target ignored: mean 0 with counted 0", "所有目标都被忽略：mean 为 0，counted 为 0"), [] {
+        const exercise::Loss got = call(random_logits(3, 4, 1.f, 242), {poet::kIgnore, poet::kIgnore, poet::kIgnore},
+                                        poet::kIgnore);
+        lesson::expect("counted", got.counted == 0, "0", std::to_string(got.counted),
+                       lesson::tr("no row is counted when every target is ignore", "所有目标都是 ignore 时一行也不计"));
+        lesson::expect_near("mean", got.mean, 0.0, 0.0,
+                            lesson::tr("nothing counted: return mean 0 (0/0 is NaN), so that a caller summing "
+                                       "mean * counted over batches adds 0",
+                                       "什么都没计：返回 mean 0（0/0 is NaN，0/0 是 NaN），这样按批累加 "
+                                       "mean * counted 的调用者加上的是 0"));
+    });
+    checks.run(lesson::tr("random logits (64, 50), a quarter ignored, against pg::cross_entropy",
+                          "随机 logits (64, 50)，四分之一被忽略，与 pg::cross_entropy 对照"), [] {
+        pg::Tensor logits = random_logits(64, 50, 3.f, 243);
+        std::vector<int> targets = random_targets(64, 50, 244);
+        std::vector<float> t(targets.begin(), targets.end());
+        const double want = pg::cross_entropy(logits, pg::tensor(t, {64}), poet::kIgnore).item();
+        const Reference r = reference(logits, targets, poet::kIgnore);
+        lesson::expect_near("reference", r.sum / static_cast<double>(r.counted), want, 1e-5, "(the check's own)");
+        expect_loss(logits, targets, poet::kIgnore, 1e-5);
+    });
+    checks.run(lesson::tr("records_loss of 64 validation records against poet::validation_loss (a small random GPT, V = 40)",
+                          "64 条验证记录的 records_loss，与 poet::validation_loss 对照（一个随机的小 GPT，V = 40）"), [] {
+        pg::Generator gen(245);
+        std::unique_ptr<pg::nn::GPT> model = tiny_gpt(gen);
+        pg::nn::GPT& gpt = *model;
+        std::vector<poet::Poem> val = random_poems(64, 246);
+        std::vector<std::vector<int>> records;
+        for (size_t i = 0; i < val.size(); ++i) records.push_back(poet::make_record(val[i], poet::validation_slot(i)));
+        const double want = poet::validation_loss(gpt, val, 64).mean;
+        exercise::Loss got = exercise::records_loss(gpt, records);
+        lesson::expect("counted", got.counted == 64 * poet::kLossTokens, std::to_string(64 * poet::kLossTokens),
+                       std::to_string(got.counted),
+                       got.counted == 64 * poet::kInputLength
+                           ? lesson::tr("all 27 targets counted: the targets k and SEP (t = 0 and 1) carry no loss, "
+                                        "set them to kIgnore; 25 per record",
+                                        "27 个目标全计了：目标 k 和 SEP（t = 0 和 1）不计损失（the targets k and SEP "
+                                        "carry no loss），设为 kIgnore；每条记录 25 个")
+                           : lesson::tr("25 targets per record are counted: the 24 poem ids and EOS",
+                                        "每条记录计 25 个目标：诗的 24 个 id 和 EOS"));
+        std::string hint = lesson::tr("targets[b*T + t] = record[b][t + 1] for t >= 2, kIgnore for t = 0 and 1; "
+                                      "inputs record[b][0..26]; logits reshaped to (B*T, V)",
+                                      "targets[b*T + t] = record[b][t + 1]（t >= 2），t = 0 和 1 为 kIgnore；"
+                                      "输入是 record[b][0..26]；logits 变形为 (B*T, V)");
+        if (near(got.mean, unshifted_loss(gpt, records)))
+            hint = lesson::tr("the targets are the inputs: the targets are the record shifted by one, "
+                              "targets[t] = record[t + 1] (the model predicts the next id)",
+                              "目标就是输入本身：目标是记录错开一位（the targets are the record shifted by one），"
+                              "targets[t] = record[t + 1]（模型预测下一个 id）");
+        lesson::expect_near("records_loss", got.mean, want, 1e-5, hint);
+    });
+    return checks.finish();
+}
