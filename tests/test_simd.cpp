@@ -129,3 +129,32 @@ TEST_CASE("clip_grad_norm and AdamW give the same bits at 1 and 2 threads", "[si
     REQUIRE(one.size() == two.size());
     CHECK(one == two);
 }
+
+TEST_CASE("dropout draws the same mask at 1, 2 and 4 threads, and its generator moves on by one number",
+          "[simd][threads][dropout]") {
+    size_t saved = pg::num_threads();
+    pg::Tensor x = pg::ones({400, 300}, true);   // 120,000 values: split over the threads
+    auto mask_at = [&](size_t threads) {
+        pg::set_num_threads(threads);
+        pg::Generator gen(29);
+        pg::Tensor y = pg::dropout(x, 0.25f, true, gen);
+        std::vector<float> out = y.to_vector();
+        out.push_back(gen.uniform());   // where the generator stands afterwards
+        return out;
+    };
+    std::vector<float> one = mask_at(1), two = mask_at(2), four = mask_at(4);
+    pg::set_num_threads(saved);
+    CHECK(one == two);
+    CHECK(one == four);
+    // a real mask: about a quarter dropped, the rest scaled by 1 / (1 - p)
+    size_t dropped = 0;
+    for (size_t i = 0; i + 1 < one.size(); ++i) {
+        REQUIRE((one[i] == 0.f || one[i] == Approx(4.f / 3.f)));
+        dropped += one[i] == 0.f;
+    }
+    CHECK(dropped > 29000);
+    CHECK(dropped < 31000);
+    pg::Generator fresh(29);
+    fresh.next_u64();   // the mask's one number
+    CHECK(one.back() == fresh.uniform());
+}

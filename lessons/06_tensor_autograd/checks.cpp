@@ -32,8 +32,8 @@ static void run_backward(const std::string& what, const pg::Tensor& y, const pg:
             if (db_shape.rfind("(1,", 0) == 0)
                 hint = lesson::tr("db is ", "db 是 ") + db_shape +
                        lesson::tr(", not (C): whether it is gy itself or one row kept with its axis, b "
-                       "is (C), so sum gy over the rows into xt::zeros<float>(pg::Shape{C})",
-                       "，不是 (C)：不管它是 gy 本身，还是保留了轴的一行，b 都是 (C)，所以要把 gy 沿各行求和，放进 xt::zeros<float>(pg::Shape{C})");
+                       "is (C), so sum gy over the rows into pg::Array db(pg::Shape{C})",
+                       "，不是 (C)：不管它是 gy 本身，还是保留了轴的一行，b 都是 (C)，所以要把 gy 沿各行求和，放进 pg::Array db(pg::Shape{C})");
             else if (db_shape.find(',') != std::string::npos)
                 hint = lesson::tr("db has gy's shape (N, C), but b is (C): b was added to every row, so db adds up gy over the "
                        "N rows, db[c] = sum over r of gy[r * C + c]",
@@ -43,14 +43,14 @@ static void run_backward(const std::string& what, const pg::Tensor& y, const pg:
                        "the rows r",
                        "db 有 N 个元素，每行一个：你把每一行（沿 c）求和了。b 是 (C)：应该把每一列沿各行 r 求和");
             else
-                hint = lesson::tr("db has the wrong shape: b is (C), so db is a (C) Array, xt::zeros<float>(pg::Shape{C})",
-                       "db 的形状不对：b 是 (C)，所以 db 是一个 (C) 的 Array，xt::zeros<float>(pg::Shape{C})");
+                hint = lesson::tr("db has the wrong shape: b is (C), so db is a (C) Array, pg::Array db(pg::Shape{C})",
+                       "db 的形状不对：b 是 (C)，所以 db 是一个 (C) 的 Array，pg::Array db(pg::Shape{C})");
         } else if (op == "add_bias" && m.find("gradient for input 0 has shape") != std::string::npos) {
             hint = lesson::tr("the gradients come in the order of make_result's inputs {x, b}: return {dx, db}, dx first",
                    "梯度的顺序和 make_result 的输入 {x, b} 一致：返回 {dx, db}，dx 在前");
         } else if (op == "cube" && m.find("gradient for input 0 has shape") != std::string::npos) {
-            hint = lesson::tr("dx has x's shape: start from a copy of gy (pg::Array dx = gy) and change its elements",
-                   "dx 的形状和 x 相同：从 gy 的副本开始（pg::Array dx = gy），再改它的元素");
+            hint = lesson::tr("dx has x's shape: start from a copy of gy (pg::Array dx = ctx.gy) and change its elements",
+                   "dx 的形状和 x 相同：从 gy 的副本开始（pg::Array dx = ctx.gy），再改它的元素");
         } else if (m.find(" gradients for its ") != std::string::npos) {
             hint = lesson::tr("return one gradient per input of make_result, in order: {dx} for cube, {dx, db} for add_bias",
                    "make_result 的每个输入按顺序返回一个梯度：cube 返回 {dx}，add_bias 返回 {dx, db}");
@@ -113,9 +113,9 @@ static std::vector<std::pair<std::vector<float>, std::string>> cube_wrongs(const
                 "你漏掉了 gy，即从上游传来的梯度：dx[i] = gy[i] * 3 * x[i]^2，不要假设 gy 是 1")},
         {three_x, lesson::tr("your gradient is 3x: the derivative of x^3 is 3x^2, 3 * px[i] * px[i]",
                   "你的梯度是 3x：x^3 的导数是 3x^2，即 3 * px[i] * px[i]")},
-        {from_y, lesson::tr("you read the output y = x^3 as if it were x: the backward's second argument is the output's "
-                 "values; read x through the captured tensor, x.ptr()",
-                 "你把输出 y = x^3 当成了 x 来读：backward 的第二个参数是输出的值；要通过捕获的张量读 x，x.ptr()")},
+        {from_y, lesson::tr("you read the output y = x^3 as if it were x: ctx.y is the output's "
+                 "values; read x through ctx.inputs[0].ptr()",
+                 "你把输出 y = x^3 当成了 x 来读：ctx.y 是输出的值；要通过 ctx.inputs[0].ptr() 读 x")},
         {from_y_over_x, lesson::tr("3y/x is 3x^2 on paper, but at x = 0 it is 0/0 = nan: compute 3 * x * x from x itself",
                         "3y/x 在纸面上是 3x^2，但在 x = 0 处它是 0/0 = nan：要直接从 x 算 3 * x * x")},
         {no_three, lesson::tr("your gradient is x^2: the derivative of x^3 is 3x^2, keep the 3", "你的梯度是 x^2：x^3 的导数是 3x^2，别丢了 3")},

@@ -28,7 +28,7 @@ static void print_graph(const pg::Tensor& t, const std::string& indent, std::set
 static pg::Tensor add_without_sum_to(const pg::Tensor& a, const pg::Tensor& b) {
     pg::Tensor y = a.detach() + b.detach();
     return pg::make_result(y.data(), "add_without_sum_to", {a, b},
-                           [](const pg::Array& gy, const pg::Array&) { return std::vector<pg::Array>{gy, gy}; });
+                           [](const pg::BackwardContext& ctx) { return std::vector<pg::Array>{ctx.gy, ctx.gy}; });
 }
 
 static void run() {

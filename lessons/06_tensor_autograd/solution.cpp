@@ -5,10 +5,10 @@ pg::Tensor exercise::cube(const pg::Tensor& x) {
     pg::Array y = x.data();  // a copy of x's values
     float* py = y.data();
     for (size_t i = 0; i < y.size(); ++i) py[i] = py[i] * py[i] * py[i];
-    pg::BackwardFn backward = [x](const pg::Array& gy, const pg::Array&) -> std::vector<pg::Array> {
+    pg::BackwardFn backward = [](const pg::BackwardContext& ctx) -> std::vector<pg::Array> {
         // y = x^3  =>  dx = gy * 3x^2
-        pg::Array dx = gy;
-        const float* px = x.ptr();
+        pg::Array dx = ctx.gy;
+        const float* px = ctx.inputs[0].ptr();   // x
         for (size_t i = 0; i < dx.size(); ++i) dx.data()[i] *= 3.f * px[i] * px[i];
         return {dx};
     };
@@ -23,12 +23,12 @@ pg::Tensor exercise::add_bias(const pg::Tensor& x, const pg::Tensor& b) {
     pg::Array y = x.data();
     for (size_t r = 0; r < N; ++r)
         for (size_t c = 0; c < C; ++c) y.data()[r * C + c] += b.ptr()[c];
-    pg::BackwardFn backward = [N, C](const pg::Array& gy, const pg::Array&) -> std::vector<pg::Array> {
+    pg::BackwardFn backward = [N, C](const pg::BackwardContext& ctx) -> std::vector<pg::Array> {
         // y[r][c] = x[r][c] + b[c]  =>  dx = gy (N, C), db[c] = sum over r of gy[r][c] (C)
-        pg::Array db = xt::zeros<float>(pg::Shape{C});
+        pg::Array db(pg::Shape{C});   // zeros
         for (size_t r = 0; r < N; ++r)
-            for (size_t c = 0; c < C; ++c) db.data()[c] += gy.data()[r * C + c];
-        return {gy, db};
+            for (size_t c = 0; c < C; ++c) db.data()[c] += ctx.gy.data()[r * C + c];
+        return {ctx.gy, db};
     };
     return pg::make_result(std::move(y), "add_bias", {x, b}, backward);
 }

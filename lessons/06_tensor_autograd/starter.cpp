@@ -6,8 +6,9 @@ pg::Tensor exercise::cube(const pg::Tensor& x) {
     pg::Array y = x.data();  // a copy of x's values
     float* py = y.data();
     for (size_t i = 0; i < y.size(); ++i) py[i] = py[i] * py[i] * py[i];
-    pg::BackwardFn backward = [x](const pg::Array& gy, const pg::Array&) -> std::vector<pg::Array> {
-        // y = x^3  =>  dx = gy * 3x^2. Return {dx}: one Array with x's shape (x.ptr() reads x).
+    pg::BackwardFn backward = [](const pg::BackwardContext& ctx) -> std::vector<pg::Array> {
+        // y = x^3  =>  dx = gy * 3x^2, with gy = ctx.gy and x = ctx.inputs[0] (its .ptr() reads it).
+        // Return {dx}: one Array with x's shape.
         throw lesson::NotImplemented("the backward of exercise::cube");
     };
     return pg::make_result(std::move(y), "cube", {x}, backward);
@@ -21,9 +22,9 @@ pg::Tensor exercise::add_bias(const pg::Tensor& x, const pg::Tensor& b) {
     pg::Array y = x.data();
     for (size_t r = 0; r < N; ++r)
         for (size_t c = 0; c < C; ++c) y.data()[r * C + c] += b.ptr()[c];
-    pg::BackwardFn backward = [N, C](const pg::Array& gy, const pg::Array&) -> std::vector<pg::Array> {
+    pg::BackwardFn backward = [N, C](const pg::BackwardContext& ctx) -> std::vector<pg::Array> {
         // y[r][c] = x[r][c] + b[c]  =>  dx = gy (N, C), db[c] = sum over r of gy[r][c] (C).
-        // Return {dx, db}; xt::zeros<float>(pg::Shape{C}) makes a (C) Array of zeros.
+        // gy is ctx.gy. Return {dx, db}; pg::Array db(pg::Shape{C}) makes a (C) Array of zeros.
         throw lesson::NotImplemented("the backward of exercise::add_bias");
     };
     return pg::make_result(std::move(y), "add_bias", {x, b}, backward);

@@ -352,7 +352,7 @@ static void the_record(const poet::Corpus& corpus, const poet::Tokenizer& tok) {
     pg::Tensor targets = batch.targets;          // (T)
     double loss = pg::cross_entropy(logits, targets, poet::kIgnore).item();
     // the same by hand: the mean of -log softmax(logits[t])[target t] over the 25 counted rows
-    const xt::xarray<float>& z = logits.data();
+    const pg::Array& z = logits.data();
     double sum = 0;
     for (size_t t = 0; t < T; ++t) {
         if (y[t] == poet::kIgnore) continue;
@@ -364,7 +364,7 @@ static void the_record(const poet::Corpus& corpus, const poet::Tokenizer& tok) {
     std::cout << "random logits " << lesson::str(logits.shape()) << ": cross_entropy(logits, targets, kIgnore) = "
               << lesson::num(loss, 3) << "\n";
     lesson::confirm("cross_entropy over the 25 counted rows", loss, sum / 25.0, 1e-4, "the mean of 25 rows by hand");
-    xt::xarray<float> pushed = z;
+    pg::Array pushed = z;
     for (size_t v = 0; v < V; ++v) pushed(0, v) = pushed(1, v) = 0.f;
     pushed(0, 9) = pushed(1, 9) = 50.f;  // rows 0 and 1 now predict id 9 (风) with near certainty
     double loss_pushed = pg::cross_entropy(pg::Tensor(pushed), targets, poet::kIgnore).item();

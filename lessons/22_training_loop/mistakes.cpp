@@ -26,8 +26,8 @@ float exercise::train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const po
         for (const pg::Tensor& p : opt.params())
             for (float g : p.grad().to_vector()) squares += static_cast<double>(g) * g;
         float scale = clip / static_cast<float>(std::sqrt(squares));
-        for (const pg::Tensor& p : opt.params())
-            for (float& g : p.impl()->grad) g *= scale;
+        for (pg::Tensor p : opt.params())
+            for (float& g : p.mutable_grad()) g *= scale;
     } else if (!mistake(2) && !mistake(7)) {
         pg::optim::clip_grad_norm(opt.params(), clip);
     }

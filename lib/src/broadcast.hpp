@@ -4,7 +4,6 @@
 #pragma once
 #include <algorithm>
 #include <utility>
-#include "array_util.hpp"
 #include "kernels/parallel.hpp"
 #include "kernels/simd.hpp"
 #include "pg/tensor.hpp"
@@ -49,11 +48,12 @@ void for_each_broadcast(const Shape& a, const Shape& b, const Shape& out, Visit 
 // out = f(a, b) elementwise under broadcasting, with a fast path for equal shapes.
 template <class F>
 Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F f) {
-    Array out = empty_array(out_shape);
+    Array out(out_shape, Array::uninitialized);
     float* o = out.data();
     const float* pa = a.data();
     const float* pb = b.data();
-    Shape as = shape_of(a), bs = shape_of(b);
+    const Shape& as = a.shape();
+    const Shape& bs = b.shape();
     if (as == out_shape && bs == out_shape) {
         kernels::parallel_pieces(out.size(),
                                  [&](size_t i0, size_t i1) { kernels::simd_zip(pa + i0, pb + i0, o + i0, i1 - i0, f); });
@@ -68,9 +68,9 @@ Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F
 
 // The undoing of broadcasting: sum g (shape `from`) over every dim where `to` was broadcast.
 inline Array sum_to(const Array& g, const Shape& to) {
-    Shape from = shape_of(g);
+    const Shape& from = g.shape();
     if (from == to) return g;
-    Array out = xt::zeros<float>(to);
+    Array out(to);
     float* o = out.data();
     const float* pg_ = g.data();
     for_each_broadcast(from, to, from, [&](size_t i, size_t, size_t it) { o[it] += pg_[i]; });
@@ -80,7 +80,7 @@ inline Array sum_to(const Array& g, const Shape& to) {
 // The same for a gradient computed just for this input: when nothing was broadcast it is handed
 // on, not copied.
 inline Array sum_to(Array&& g, const Shape& to) {
-    if (shape_of(g) == to) return std::move(g);
+    if (g.shape() == to) return std::move(g);
     return sum_to(static_cast<const Array&>(g), to);
 }
 

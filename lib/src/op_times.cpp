@@ -2,6 +2,7 @@
 // map under a mutex, printed by the destructor of the one static table when the program exits.
 #include "op_times.hpp"
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -12,6 +13,8 @@ namespace pg::detail::op_times {
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
 struct Row {
     double forward_s = 0, backward_s = 0;
     size_t forward_calls = 0, backward_calls = 0;
@@ -21,7 +24,7 @@ struct Table {
     std::mutex mutex;
     std::map<std::string, Row> rows;
     Clock::time_point last_forward = Clock::now();
-    bool skip_next_forward = true;   // nothing before the first op is its work
+    bool in_backward = true;   // nothing before the first op is its work: as if after a backward
     size_t backward_passes = 0;
 
     ~Table() {
@@ -63,29 +66,30 @@ void forward_done(const char* op) {
     Table& t = table();
     Clock::time_point now = Clock::now();
     std::lock_guard<std::mutex> lock(t.mutex);
-    if (!t.skip_next_forward) {
+    if (!t.in_backward) {
         Row& row = t.rows[op];
         row.forward_s += seconds(t.last_forward, now);
         ++row.forward_calls;
     }
-    t.skip_next_forward = false;
+    t.in_backward = false;
     t.last_forward = now;
 }
 
-void backward_done(const std::string& op, Clock::time_point start) {
-    Table& t = table();
-    Clock::time_point now = Clock::now();
-    std::lock_guard<std::mutex> lock(t.mutex);
-    Row& row = t.rows[op];
-    row.backward_s += seconds(start, now);
-    ++row.backward_calls;
-}
-
-void backward_pass_done() {
-    Table& t = table();
-    std::lock_guard<std::mutex> lock(t.mutex);
-    ++t.backward_passes;
-    t.skip_next_forward = true;
+BackwardFn timed(const std::string& op, BackwardFn backward) {
+    return [op, backward = std::move(backward)](const BackwardContext& ctx) {
+        Clock::time_point start = Clock::now();
+        std::vector<Array> grads = backward(ctx);
+        Table& t = table();
+        std::lock_guard<std::mutex> lock(t.mutex);
+        if (!t.in_backward) {   // the first backward after a forward: a new pass
+            ++t.backward_passes;
+            t.in_backward = true;
+        }
+        Row& row = t.rows[op];
+        row.backward_s += seconds(start, Clock::now());
+        ++row.backward_calls;
+        return grads;
+    };
 }
 
 }  // namespace pg::detail::op_times

@@ -29,7 +29,16 @@ uint64_t Generator::next_u64() {
     return result;
 }
 
-float Generator::uniform() { return static_cast<float>(next_u64() >> 40) * (1.0f / 16777216.0f); }
+// the top 24 bits of a 64-bit number as a float in [0, 1): exact, every value equally likely
+static float unit_float(uint64_t bits) { return static_cast<float>(bits >> 40) * (1.0f / 16777216.0f); }
+
+float Generator::uniform() { return unit_float(next_u64()); }
+
+float counter_uniform(uint64_t key, uint64_t index) {
+    uint64_t x = key ^ (index * 0xD1B54A32D192ED03ull);   // a distinct start for every index
+    splitmix64(x);
+    return unit_float(splitmix64(x));
+}
 
 float Generator::normal() {
     if (has_spare_) {

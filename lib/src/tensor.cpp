@@ -1,73 +1,83 @@
-// Tensor handles and construction. A Tensor is a shared pointer to one TensorImpl, so copies
-// are cheap and see the same values and gradient. Leaves out: the ops (lib/src/ops/).
+// Tensor handles and construction. A Tensor is a shared pointer to one State (tensor_state.hpp),
+// so copies are cheap and see the same values and gradient. Leaves out: the ops (lib/src/ops/).
 #include "pg/tensor.hpp"
 #include <cmath>
-#include "array_util.hpp"
 #include "pg/autograd.hpp"
 #include "pg/ops.hpp"
+#include "tensor_state.hpp"
 
 namespace pg {
 
-using detail::shape_of;
+Tensor::Tensor() : Tensor(Array()) {}
 
-Tensor::Tensor() : Tensor(Array::from_shape({0})) {}
-
-Tensor::Tensor(Array data, bool requires_grad) : impl_(std::make_shared<TensorImpl>()) {
-    impl_->data = std::move(data);
-    impl_->shape = shape_of(impl_->data);
-    impl_->requires_grad = requires_grad;
+Tensor::Tensor(Array data, bool requires_grad) : state_(std::make_shared<State>()) {
+    state_->data = std::move(data);
+    state_->requires_grad = requires_grad;
 }
 
-const Shape& Tensor::shape() const { return impl_->shape; }
-size_t Tensor::dim() const { return impl_->data.dimension(); }
-size_t Tensor::numel() const { return impl_->data.size(); }
+const Shape& Tensor::shape() const { return state_->data.shape(); }
+size_t Tensor::dim() const { return state_->data.dim(); }
+size_t Tensor::numel() const { return state_->data.size(); }
 size_t Tensor::size(long d) const { return shape()[normalize_dim(d, dim(), "size")]; }
-const Array& Tensor::data() const { return impl_->data; }
-Array& Tensor::mutable_data() { return impl_->data; }
-const float* Tensor::ptr() const { return impl_->data.data(); }
+const Array& Tensor::data() const { return state_->data; }
+MutableValues Tensor::mutable_data() { return MutableValues(state_->data); }
+const float* Tensor::ptr() const { return state_->data.data(); }
 
 float Tensor::item() const {
     if (numel() != 1) throw ShapeError("item: tensor of shape " + shape_str(shape()) + " has " +
                                        std::to_string(numel()) + " elements, not 1");
-    return impl_->data.data()[0];
+    return state_->data.data()[0];
 }
 
 std::vector<float> Tensor::to_vector() const {
-    return std::vector<float>(impl_->data.data(), impl_->data.data() + numel());
+    return std::vector<float>(state_->data.data(), state_->data.data() + numel());
 }
 
-bool Tensor::requires_grad() const { return impl_->requires_grad; }
+bool Tensor::requires_grad() const { return state_->requires_grad; }
 Tensor& Tensor::requires_grad_(bool on) {
     if (!is_leaf()) throw std::logic_error("requires_grad_: only a leaf tensor (not an op result) can change it");
-    impl_->requires_grad = on;
+    state_->requires_grad = on;
     return *this;
 }
-bool Tensor::has_grad() const { return impl_->has_grad; }
+bool Tensor::has_grad() const { return state_->has_grad; }
 Tensor Tensor::grad() const {
-    if (!impl_->has_grad)
+    if (!state_->has_grad)
         throw std::logic_error("grad: this tensor has no gradient yet (call backward on a result "
                                "that depends on it; it must require grad)");
-    return Tensor(impl_->grad);
+    return Tensor(state_->grad);
 }
 const Array& Tensor::grad_data() const {
-    if (!impl_->has_grad)
+    if (!state_->has_grad)
         throw std::logic_error("grad_data: this tensor has no gradient yet (call backward on a result that depends on "
                                "it, or check has_grad() first)");
-    return impl_->grad;
+    return state_->grad;
+}
+void Tensor::set_grad(Array grad) {
+    if (grad.shape() != shape())
+        throw ShapeError("set_grad: a gradient of shape " + shape_str(grad.shape()) + " for a tensor of shape " +
+                         shape_str(shape()));
+    state_->grad = std::move(grad);
+    state_->has_grad = true;
+}
+MutableValues Tensor::mutable_grad() {
+    if (!state_->has_grad)
+        throw std::logic_error("mutable_grad: this tensor has no gradient yet (call backward on a result that depends "
+                               "on it, or check has_grad() first)");
+    return MutableValues(state_->grad);
 }
 void Tensor::zero_grad() {
-    impl_->grad = Array();
-    impl_->has_grad = false;
+    state_->grad = Array();
+    state_->has_grad = false;
 }
-void Tensor::retain_grad() { impl_->retains_grad = true; }
-bool Tensor::is_leaf() const { return impl_->grad_fn == nullptr; }
-const std::shared_ptr<Node>& Tensor::grad_fn() const { return impl_->grad_fn; }
+void Tensor::retain_grad() { state_->retains_grad = true; }
+bool Tensor::is_leaf() const { return state_->grad_fn == nullptr; }
+const std::shared_ptr<Node>& Tensor::grad_fn() const { return state_->grad_fn; }
 
 void Tensor::backward(bool retain_graph) const {
     if (numel() != 1)
         throw ShapeError("backward: called on a tensor of shape " + shape_str(shape()) +
                          "; only a 1-element result has an implied gradient (pass grad_output)");
-    run_backward(*this, xt::ones<float>(shape()), retain_graph);
+    run_backward(*this, Array(shape(), 1.f), retain_graph);
 }
 
 void Tensor::backward(const Tensor& grad_output, bool retain_graph) const {
@@ -77,12 +87,12 @@ void Tensor::backward(const Tensor& grad_output, bool retain_graph) const {
     run_backward(*this, grad_output.data(), retain_graph);
 }
 
-Tensor Tensor::detach() const { return Tensor(impl_->data); }
+Tensor Tensor::detach() const { return Tensor(state_->data); }
 
 Tensor& Tensor::copy_(const Tensor& src) {
     if (src.shape() != shape())
         throw ShapeError("copy_: source " + shape_str(src.shape()) + " does not match destination " + shape_str(shape()));
-    std::copy(src.ptr(), src.ptr() + numel(), impl_->data.data());
+    std::copy(src.ptr(), src.ptr() + numel(), state_->data.data());
     return *this;
 }
 
@@ -100,7 +110,7 @@ Tensor tensor(const std::vector<float>& values, const Shape& shape, bool require
     if (values.size() != numel_of(shape, "tensor"))
         throw ShapeError("tensor: " + std::to_string(values.size()) + " values do not fill shape " + shape_str(shape) +
                          " (" + std::to_string(numel_of(shape)) + " elements)");
-    Array a = detail::empty_array(shape);
+    Array a(shape, Array::uninitialized);
     std::copy(values.begin(), values.end(), a.data());
     return Tensor(std::move(a), requires_grad);
 }
@@ -134,14 +144,11 @@ Tensor tensor(std::initializer_list<std::initializer_list<std::initializer_list<
 }
 
 Tensor scalar(float v, bool requires_grad) {
-    Array a = detail::empty_array({});
-    a.data()[0] = v;
-    return Tensor(std::move(a), requires_grad);
+    return Tensor(Array({}, v), requires_grad);
 }
 Tensor full(const Shape& s, float v, bool rg) {
-    Array a = detail::empty_array(s, "zeros/ones/full");
-    std::fill(a.data(), a.data() + a.size(), v);
-    return Tensor(std::move(a), rg);
+    numel_of(s, "zeros/ones/full");   // a shape too large names these, not the array
+    return Tensor(Array(s, v), rg);
 }
 Tensor zeros(const Shape& s, bool rg) { return full(s, 0.f, rg); }
 Tensor ones(const Shape& s, bool rg) { return full(s, 1.f, rg); }

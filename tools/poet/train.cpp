@@ -63,11 +63,10 @@ void sum_gradients_over_processes(const std::vector<pg::Tensor>& params) {
     }
     dist::sum_in_place(flat.data(), n);
     at = 0;
-    for (const pg::Tensor& p : params) {
-        pg::TensorImpl& impl = *p.impl();
-        if (!impl.has_grad) impl.grad = pg::zeros(p.shape()).data();
-        impl.has_grad = true;
-        std::copy(flat.data() + at, flat.data() + at + p.numel(), impl.grad.data());
+    for (pg::Tensor p : params) {   // a handle: set_grad reaches the parameter itself
+        pg::Array sum(p.shape(), pg::Array::uninitialized);
+        std::copy(flat.data() + at, flat.data() + at + p.numel(), sum.data());
+        p.set_grad(std::move(sum));
         at += p.numel();
     }
 }

@@ -10,12 +10,18 @@
 
 namespace pg {
 
-// Given dL/dy (gy) and the op's own output y, return dL/d(input i) for each input,
-// each with exactly that input's shape (an empty Array for an input that needs none).
-using BackwardFn = std::function<std::vector<Array>(const Array& gy, const Array& y)>;
+// What a backward is given: dL/dy (gy), the op's own output y, and the inputs it was called with.
+struct BackwardContext {
+    const Array& gy;
+    const Array& y;
+    const std::vector<Tensor>& inputs;
+};
+// Returns dL/d(input i) for each input, each with exactly that input's shape (an empty Array for an
+// input that needs none: one that does not require grad).
+using BackwardFn = std::function<std::vector<Array>(const BackwardContext& ctx)>;
 
 struct Node {
-    std::string op;               // "matmul", "add", ... — the names in docs/architecture.md
+    std::string op;               // "matmul", "add", ... — the library's are in the op table (docs/architecture.md)
     std::vector<Tensor> inputs;   // the tensors the op read
     BackwardFn backward;          // null once the graph is freed
     bool freed = false;
@@ -24,9 +30,10 @@ struct Node {
     ~Node();
 };
 
-// Wraps a freshly computed value as an op result: attaches a Node when grad mode is on and
-// some input requires grad. Every op ends with this call.
-Tensor make_result(Array value, const char* op, std::vector<Tensor> inputs, BackwardFn backward);
+// Wraps a freshly computed value as the result of an op of your own (a lesson's, a test's): attaches
+// a Node when grad mode is on and some input requires grad. The library's ops record themselves
+// through the op table instead (lib/src/ops/op_table.hpp); their names are not yours to take.
+Tensor make_result(Array value, const std::string& op, std::vector<Tensor> inputs, BackwardFn backward);
 
 // Reverse-mode sweep from `root`; the engine behind Tensor::backward.
 void run_backward(const Tensor& root, const Array& grad_root, bool retain_graph);

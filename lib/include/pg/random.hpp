@@ -25,6 +25,10 @@ private:
     float spare_ = 0.f;
 };
 
+// The index-th number in [0, 1) of the stream named by key: a function of (key, index) alone, so
+// numbers drawn in parallel (a dropout mask over the threads) do not depend on who draws which.
+float counter_uniform(uint64_t key, uint64_t index);
+
 Tensor randn(const Shape& s, Generator& gen, bool requires_grad = false);
 Tensor uniform(const Shape& s, float lo, float hi, Generator& gen, bool requires_grad = false);
 

@@ -3,25 +3,17 @@
 #pragma once
 #include <memory>
 #include <vector>
-#include <xtensor/xarray.hpp>
+#include "pg/array.hpp"
 #include "pg/shape.hpp"
 
 namespace pg {
 
-using Array = xt::xarray<float>;
 struct Node;
+namespace detail {
+struct TensorAccess;   // the engine's way in (lib/src/tensor_state.hpp)
+}
 
-// What a Tensor handle points to. Copies of a Tensor share one TensorImpl.
-struct TensorImpl {
-    Array data;                  // the values
-    Shape shape;                 // data's shape, stored so shape() hands out a reference
-    Array grad;                  // d(loss)/d(data) after backward, valid when has_grad
-    bool has_grad = false;
-    bool requires_grad = false;  // leaf that wants a gradient, or result of such
-    bool retains_grad = false;   // keep grad on a non-leaf after backward
-    std::shared_ptr<Node> grad_fn;  // how this tensor was made; null for leaves
-};
-
+// Copies of a Tensor share one state: its values, gradient and history (lib/src/tensor_state.hpp).
 class Tensor {
 public:
     Tensor();                                    // an empty 0-element tensor of shape (0)
@@ -35,7 +27,7 @@ public:
     float item() const;                          // the one value of a 1-element tensor
     std::vector<float> to_vector() const;        // flat row-major copy
     const Array& data() const;
-    Array& mutable_data();                       // in-place edits of the values (never the shape), outside the graph
+    MutableValues mutable_data();                // in-place edits of the values (never the shape), outside the graph
     const float* ptr() const;
 
     // autograd
@@ -44,6 +36,8 @@ public:
     bool has_grad() const;
     Tensor grad() const;                         // a new tensor holding a copy of the gradient
     const Array& grad_data() const;
+    void set_grad(Array grad);                   // a gradient of this tensor's shape, replacing any (data-parallel sums)
+    MutableValues mutable_grad();                // in-place edits of the gradient (clipping); it must exist
     void zero_grad();                            // forget the gradient (explicit, never automatic)
     void retain_grad();                          // keep the gradient of a non-leaf
     bool is_leaf() const;
@@ -62,11 +56,12 @@ public:
     Tensor reshape(const Shape& s) const;
     Tensor transpose(long d0, long d1) const;
 
-    const std::shared_ptr<TensorImpl>& impl() const { return impl_; }
-    bool same_as(const Tensor& other) const { return impl_ == other.impl_; }
+    bool same_as(const Tensor& other) const { return state_ == other.state_; }
 
 private:
-    std::shared_ptr<TensorImpl> impl_;
+    struct State;
+    friend struct detail::TensorAccess;
+    std::shared_ptr<State> state_;
 };
 
 // Construction. Nested initializer lists give the shape; (values, shape) is flat row-major.

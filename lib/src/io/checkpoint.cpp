@@ -214,7 +214,7 @@ Parsed parse(const std::string& path) {
 }
 
 Array values_of(const Parsed& p, const TensorRecord& r) {
-    Array a = Array::from_shape(r.shape);
+    Array a(r.shape, Array::uninitialized);
     const uint8_t* src = p.bytes.data() + p.payload_begin + r.offset * 4;
     for (size_t i = 0; i < a.size(); ++i) {
         uint32_t bits = static_cast<uint32_t>(src[4 * i]) | static_cast<uint32_t>(src[4 * i + 1]) << 8 |

@@ -11,31 +11,34 @@ using namespace detail;
 Tensor add(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "add");
     Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x + z; });
-    return make_result(std::move(y), "add", {a, b}, [a, b](const Array& gy, const Array&) {
+    return record(Op::add, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a + b  =>  da = gy, db = gy (summed over broadcast dims)
-        return grads(sum_to(gy, a.shape()), sum_to(gy, b.shape()));
+        const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
+        return grads(sum_to(ctx.gy, a.shape()), sum_to(ctx.gy, b.shape()));
     });
 }
 
 Tensor sub(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "sub");
     Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x - z; });
-    return make_result(std::move(y), "sub", {a, b}, [a, b](const Array& gy, const Array&) {
+    return record(Op::sub, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a - b  =>  da = gy, db = -gy
-        return grads(sum_to(gy, a.shape()), sum_to(map(gy, [](float g) { return -g; }), b.shape()));
+        const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
+        return grads(sum_to(ctx.gy, a.shape()), sum_to(map(ctx.gy, [](float g) { return -g; }), b.shape()));
     });
 }
 
 Tensor mul(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "mul");
     Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x * z; });
-    return make_result(std::move(y), "mul", {a, b}, [a, b](const Array& gy, const Array&) {
+    return record(Op::mul, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a * b  =>  da = gy * b, db = gy * a
-        Shape s = shape_of(gy);
+        const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
+        const Shape& s = ctx.gy.shape();
         auto times = [](auto g, auto v) { return g * v; };
         std::vector<Array> g(2);
-        if (a.requires_grad()) g[0] = sum_to(broadcast_binary(gy, b.data(), s, times), a.shape());
-        if (b.requires_grad()) g[1] = sum_to(broadcast_binary(gy, a.data(), s, times), b.shape());
+        if (a.requires_grad()) g[0] = sum_to(broadcast_binary(ctx.gy, b.data(), s, times), a.shape());
+        if (b.requires_grad()) g[1] = sum_to(broadcast_binary(ctx.gy, a.data(), s, times), b.shape());
         return g;
     });
 }
@@ -43,14 +46,15 @@ Tensor mul(const Tensor& a, const Tensor& b) {
 Tensor div(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "div");
     Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x / z; });
-    return make_result(std::move(y), "div", {a, b}, [a, b](const Array& gy, const Array& y) {
+    return record(Op::div, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a / b  =>  da = gy / b, db = -gy * a / b^2 = -gy * y / b
-        Shape s = shape_of(gy);
+        const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
+        const Shape& s = ctx.gy.shape();
         std::vector<Array> g(2);
         if (a.requires_grad())
-            g[0] = sum_to(broadcast_binary(gy, b.data(), s, [](auto gv, auto bv) { return gv / bv; }), a.shape());
+            g[0] = sum_to(broadcast_binary(ctx.gy, b.data(), s, [](auto gv, auto bv) { return gv / bv; }), a.shape());
         if (b.requires_grad()) {
-            Array gy_y = zip(gy, y, [](auto gv, auto yv) { return -gv * yv; });
+            Array gy_y = zip(ctx.gy, ctx.y, [](auto gv, auto yv) { return -gv * yv; });
             g[1] = sum_to(broadcast_binary(gy_y, b.data(), s, [](auto v, auto bv) { return v / bv; }), b.shape());
         }
         return g;
@@ -58,9 +62,9 @@ Tensor div(const Tensor& a, const Tensor& b) {
 }
 
 Tensor neg(const Tensor& a) {
-    return make_result(map(a.data(), [](float v) { return -v; }), "neg", {a}, [](const Array& gy, const Array&) {
+    return record(Op::neg, map(a.data(), [](float v) { return -v; }), {a}, [](const BackwardContext& ctx) {
         // y = -a  =>  da = -gy
-        return grads(map(gy, [](float g) { return -g; }));
+        return grads(map(ctx.gy, [](float g) { return -g; }));
     });
 }
 

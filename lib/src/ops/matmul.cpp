@@ -23,7 +23,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
     Shape ys = batch;
     ys.push_back(N);
     ys.push_back(M);
-    Array y = empty_array(ys);
+    Array y(ys, Array::uninitialized);
     const bool same_batch = a_batch == batch && b_batch == batch;   // nothing broadcast
     const size_t nbatch = numel_of(batch);
     const float* pa = a.ptr();
@@ -37,14 +37,14 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
             kernels::gemm(false, false, N, M, K, pa + ia * N * K, K, pb + ib * K * M, M, py + i * N * M, M, false);
         });
     }
-    return make_result(std::move(y), "matmul", {a, b},
-                       [a, b, a_batch, b_batch, batch, same_batch, nbatch, N, K, M](const Array& gy,
-                                                                                const Array&) {
+    return record(Op::matmul, std::move(y), {a, b},
+                  [a_batch, b_batch, batch, same_batch, nbatch, N, K, M](const BackwardContext& ctx) {
                            // y = a @ b  =>  da = gy @ b^T, db = a^T @ gy (summed over broadcast batch dims)
+                           const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
                            std::vector<Array> g(2);
-                           const float* pgy = gy.data();
+                           const float* pgy = ctx.gy.data();
                            if (a.requires_grad()) {
-                               g[0] = xt::zeros<float>(a.shape());
+                               g[0] = Array(a.shape());
                                float* pga = g[0].data();
                                if (same_batch)
                                    kernels::gemm_batched(nbatch, false, true, N, K, M, pgy, M, N * M, b.ptr(), M,
@@ -56,7 +56,7 @@ Tensor matmul(const Tensor& a, const Tensor& b) {
                                    });
                            }
                            if (b.requires_grad()) {
-                               g[1] = xt::zeros<float>(b.shape());
+                               g[1] = Array(b.shape());
                                float* pgb = g[1].data();
                                if (same_batch)
                                    kernels::gemm_batched(nbatch, true, false, K, M, N, a.ptr(), K, N * K, pgy, M,
@@ -83,7 +83,7 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
                          " (expected (" + std::to_string(out) + "))");
     Shape ys = xs;
     ys.back() = out;
-    Array y = empty_array(ys);
+    Array y(ys, Array::uninitialized);
     // y (rows, out) = x (rows, in) @ w^T (in, out) + b
     kernels::gemm(false, true, rows, out, in, x.ptr(), in, w.ptr(), in, y.data(), out, false);
     if (has_bias) {
@@ -95,19 +95,21 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
     }
     std::vector<Tensor> inputs{x, w};
     if (has_bias) inputs.push_back(b);
-    return make_result(std::move(y), "linear", inputs, [x, w, has_bias, rows, in, out](const Array& gy, const Array&) {
+    return record(Op::linear, std::move(y), inputs, [has_bias, rows, in, out](const BackwardContext& ctx) {
         // y = x @ w^T + b  =>  dx = gy @ w, dw = gy^T @ x, db = sum of gy over rows
+        const Tensor &x = ctx.inputs[0], &w = ctx.inputs[1];
+        const Array& gy = ctx.gy;
         std::vector<Array> g(has_bias ? 3 : 2);
         if (x.requires_grad()) {
-            g[0] = empty_array(x.shape());
+            g[0] = Array(x.shape(), Array::uninitialized);
             kernels::gemm(false, false, rows, in, out, gy.data(), out, w.ptr(), in, g[0].data(), in, false);
         }
         if (w.requires_grad()) {
-            g[1] = empty_array(w.shape());
+            g[1] = Array(w.shape(), Array::uninitialized);
             kernels::gemm(true, false, out, in, rows, gy.data(), out, x.ptr(), in, g[1].data(), in, false);
         }
         if (has_bias) {
-            g[2] = xt::zeros<float>(Shape{out});
+            g[2] = Array(Shape{out});
             float* gb = g[2].data();
             for (size_t r = 0; r < rows; ++r)
                 kernels::simd_zip(gb, gy.data() + r * out, gb, out, [](auto sum, auto v) { return sum + v; });

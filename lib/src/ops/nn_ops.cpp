@@ -65,7 +65,7 @@ static void softmax_row(const float* x, float* y, size_t n, bool log_space) {
 // the threads when large; other dims are walked with a stride.
 static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_space) {
     AroundDim v(s, d);
-    Array y = empty_array(s);
+    Array y(s, Array::uninitialized);
     const float* px = x.data();
     float* py = y.data();
     if (v.inner == 1) {
@@ -88,10 +88,11 @@ static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_sp
 Tensor softmax(const Tensor& x, long dim) {
     Shape s = x.shape();
     size_t d = normalize_dim(dim, s.size(), "softmax");
-    return make_result(softmax_array(x.data(), s, d, false), "softmax", {x}, [s, d](const Array& gy, const Array& y) {
+    return record(Op::softmax, softmax_array(x.data(), s, d, false), {x}, [s, d](const BackwardContext& ctx) {
         // y = e^x / sum e^x  =>  dx = y * (gy - sum_j gy_j y_j)
+        const Array &gy = ctx.gy, &y = ctx.y;
         AroundDim v(s, d);
-        Array g = empty_array(s);
+        Array g(s, Array::uninitialized);
         for (size_t o = 0; o < v.outer; ++o)
             for (size_t i = 0; i < v.inner; ++i) {
                 size_t base = o * v.n * v.inner + i;
@@ -109,11 +110,12 @@ Tensor softmax(const Tensor& x, long dim) {
 Tensor log_softmax(const Tensor& x, long dim) {
     Shape s = x.shape();
     size_t d = normalize_dim(dim, s.size(), "log_softmax");
-    return make_result(softmax_array(x.data(), s, d, true), "log_softmax", {x},
-                       [s, d](const Array& gy, const Array& y) {
+    return record(Op::log_softmax, softmax_array(x.data(), s, d, true), {x},
+                  [s, d](const BackwardContext& ctx) {
                            // y = x - log sum e^x  =>  dx = gy - e^y * sum_j gy_j
+                           const Array &gy = ctx.gy, &y = ctx.y;
                            AroundDim v(s, d);
-                           Array g = empty_array(s);
+                           Array g(s, Array::uninitialized);
                            for (size_t o = 0; o < v.outer; ++o)
                                for (size_t i = 0; i < v.inner; ++i) {
                                    size_t base = o * v.n * v.inner + i;
@@ -132,11 +134,11 @@ Tensor masked_fill(const Tensor& x, const Tensor& mask, float value) {
     Shape s = x.shape();
     if (broadcast_shapes(s, mask.shape(), "masked_fill") != s)
         throw ShapeError("masked_fill: mask " + shape_str(mask.shape()) + " does not broadcast to x " + shape_str(s));
-    Array keep = broadcast_binary(xt::zeros<float>(s), mask.data(), s, [](float, float m) { return m != 0.f ? 0.f : 1.f; });
+    Array keep = broadcast_binary(Array(s), mask.data(), s, [](float, float m) { return m != 0.f ? 0.f : 1.f; });
     Array y = zip(x.data(), keep, [value](float v, float k) { return k != 0.f ? v : value; });
-    return make_result(std::move(y), "masked_fill", {x}, [keep](const Array& gy, const Array&) {
+    return record(Op::masked_fill, std::move(y), {x}, [keep](const BackwardContext& ctx) {
         // y = value where mask, else x  =>  dx = gy where not mask, else 0
-        return grads(zip(gy, keep, [](float g, float k) { return g * k; }));
+        return grads(zip(ctx.gy, keep, [](float g, float k) { return g * k; }));
     });
 }
 
@@ -171,14 +173,13 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
     double loss = 0;
     for (size_t r = 0; r < N; ++r)
         if (t[r] >= 0) loss -= (x[r * C + static_cast<size_t>(t[r])] - shift[r]) - logz[r];
-    Array y = empty_array({});
-    y.data()[0] = static_cast<float>(loss / static_cast<double>(count));
-    return make_result(std::move(y), "cross_entropy", {logits},
-                       [logits, shift = std::move(shift), logz = std::move(logz), t, N, C, count](const Array& gy,
-                                                                                                  const Array&) {
+    Array y({}, static_cast<float>(loss / static_cast<double>(count)));
+    return record(Op::cross_entropy, std::move(y), {logits},
+                  [shift = std::move(shift), logz = std::move(logz), t, N, C, count](const BackwardContext& ctx) {
                            // loss = -mean_r logp[r, t_r]  =>  dlogits[r] = (softmax[r] - onehot(t_r)) * gy / count
-                           Array g = empty_array(Shape{N, C});
-                           float scale = gy.data()[0] / static_cast<float>(count);
+                           const Tensor& logits = ctx.inputs[0];
+                           Array g(Shape{N, C}, Array::uninitialized);
+                           float scale = ctx.gy.data()[0] / static_cast<float>(count);
                            kernels::FloatBatch scale_b(scale);
                            kernels::parallel_rows(N, C, [&](size_t r0, size_t r1) {
                                for (size_t r = r0; r < r1; ++r) {
@@ -206,11 +207,12 @@ Tensor embedding(const Tensor& weight, const Tensor& ids) {
     for (size_t k = 0; k < n; ++k) rows[k] = read_id(ids.ptr()[k], V, "embedding", "id", k);
     Shape ys = ids.shape();
     ys.push_back(C);
-    Array y = empty_array(ys);
+    Array y(ys, Array::uninitialized);
     for (size_t k = 0; k < n; ++k) std::copy(weight.ptr() + rows[k] * C, weight.ptr() + (rows[k] + 1) * C, y.data() + k * C);
-    return make_result(std::move(y), "embedding", {weight}, [ws, rows, C](const Array& gy, const Array&) {
+    return record(Op::embedding, std::move(y), {weight}, [ws, rows, C](const BackwardContext& ctx) {
         // y[k] = weight[ids[k]]  =>  dweight[ids[k]] += gy[k] (scatter-add: repeated ids add up)
-        Array g = xt::zeros<float>(ws);
+        const Array& gy = ctx.gy;
+        Array g(ws);
         for (size_t k = 0; k < rows.size(); ++k)
             for (size_t c = 0; c < C; ++c) g.data()[rows[k] * C + c] += gy.data()[k * C + c];
         return grads(std::move(g));
@@ -224,7 +226,7 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
                          shape_str(bias.shape()) + ": weight and bias must be (C) with C = x's last dim");
     if (s.back() == 0) throw ShapeError("layer_norm: x " + shape_str(s) + " has an empty last dim: nothing to normalise");
     size_t C = s.back(), rows = x.numel() / C;
-    Array xhat = empty_array(s), y = empty_array(s);
+    Array xhat(s, Array::uninitialized), y(s, Array::uninitialized);
     std::vector<float> rstd(rows);
     const float* w = weight.ptr();
     const float* b = bias.ptr();
@@ -244,19 +246,20 @@ Tensor layer_norm(const Tensor& x, const Tensor& weight, const Tensor& bias, flo
             }
         }
     });
-    return make_result(std::move(y), "layer_norm", {x, weight, bias},
-                       [weight, xhat, rstd, rows, C](const Array& gy, const Array&) {
+    return record(Op::layer_norm, std::move(y), {x, weight, bias},
+                  [xhat, rstd, rows, C](const BackwardContext& ctx) {
                            // xhat = (x - mean) * rstd, y = xhat * w + b  =>
                            // db = sum gy, dw = sum gy * xhat,
                            // dx = rstd * (g - mean(g) - xhat * mean(g * xhat)) with g = gy * w
-                           Array gx = empty_array(shape_of(xhat));
-                           Array gw = xt::zeros<float>(Shape{C});
-                           Array gb = xt::zeros<float>(Shape{C});
+                           const Array& gy = ctx.gy;
+                           Array gx(xhat.shape(), Array::uninitialized);
+                           Array gw(Shape{C});
+                           Array gb(Shape{C});
                            // One serial loop on purpose: split so that dx's rows could run on the
                            // threads, GCC fuses mean_g's multiply and add into one FMA and every
                            // gradient's last bits change.
                            std::vector<float> g(C);
-                           const float* w = weight.ptr();
+                           const float* w = ctx.inputs[1].ptr();
                            for (size_t r = 0; r < rows; ++r) {
                                const float* gyr = gy.data() + r * C;
                                const float* h = xhat.data() + r * C;
@@ -285,15 +288,23 @@ void check_dropout_p(float p) {
     }
 }
 
+// The mask takes one number from gen per call, a key; element i is kept when the i-th uniform
+// number of that key's stream (counter_uniform) is at least p. Every element's draw depends on the
+// key and i alone, so the mask is the same at any thread count and after a resume.
 Tensor dropout(const Tensor& x, float p, bool training, Generator& gen) {
     check_dropout_p(p);
     if (!training || p == 0.f) return x;
-    float scale = 1.f / (1.f - p);
-    Array keep = map(x.data(), [&](float) { return gen.uniform() >= p ? scale : 0.f; });
-    Array y = zip(x.data(), keep, [](float v, float k) { return v * k; });
-    return make_result(std::move(y), "dropout", {x}, [keep](const Array& gy, const Array&) {
+    const float scale = 1.f / (1.f - p);
+    const uint64_t key = gen.next_u64();
+    Array keep(x.shape(), Array::uninitialized);
+    float* k = keep.data();
+    kernels::parallel_pieces(keep.size(), [&](size_t i0, size_t i1) {
+        for (size_t i = i0; i < i1; ++i) k[i] = counter_uniform(key, i) >= p ? scale : 0.f;
+    });
+    Array y = zip(x.data(), keep, [](float v, float kv) { return v * kv; });
+    return record(Op::dropout, std::move(y), {x}, [keep](const BackwardContext& ctx) {
         // y = x * keep, keep = 1/(1-p) where kept and 0 where dropped  =>  dx = gy * keep
-        return grads(zip(gy, keep, [](float g, float k) { return g * k; }));
+        return grads(zip(ctx.gy, keep, [](float g, float kv) { return g * kv; }));
     });
 }
 

@@ -1,6 +1,7 @@
 // Small helpers shared by the op files: elementwise maps (xsimd batches when the functor takes
 // them), the list of gradients a backward returns, the (outer, n, inner) view of a tensor around
-// one dim, and reading whole-number ids out of a float tensor.
+// one dim, and reading whole-number ids out of a float tensor. Every op file ends its ops with
+// record() from the op table, included here.
 #pragma once
 #include <cmath>
 #include <sstream>
@@ -8,6 +9,7 @@
 #include "../broadcast.hpp"
 #include "../kernels/parallel.hpp"
 #include "../kernels/simd.hpp"
+#include "op_table.hpp"
 #include "pg/autograd.hpp"
 
 namespace pg::detail {
@@ -16,7 +18,7 @@ namespace pg::detail {
 // arrays in pieces over the threads
 template <class F>
 Array map(const Array& x, F f) {
-    Array out = empty_array(shape_of(x));
+    Array out(x.shape(), Array::uninitialized);
     kernels::parallel_pieces(x.size(), [&](size_t i0, size_t i1) {
         kernels::simd_map(x.data() + i0, out.data() + i0, i1 - i0, f);
     });
@@ -26,7 +28,7 @@ Array map(const Array& x, F f) {
 // out[i] = f(a[i], b[i]) for arrays of one shape
 template <class F>
 Array zip(const Array& a, const Array& b, F f) {
-    Array out = empty_array(shape_of(a));
+    Array out(a.shape(), Array::uninitialized);
     kernels::parallel_pieces(a.size(), [&](size_t i0, size_t i1) {
         kernels::simd_zip(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0, f);
     });

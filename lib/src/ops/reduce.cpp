@@ -19,7 +19,7 @@ static Shape reduced_shape(const Shape& s, size_t d, bool keepdim) {
 // gy over (outer, inner) spread back along dim d of `in` times `scale`
 static Array spread(const Array& gy, const Shape& in, size_t d, float scale) {
     AroundDim v(in, d);
-    Array g = empty_array(in);
+    Array g(in, Array::uninitialized);
     const float* pg_ = gy.data();
     float* po = g.data();
     for (size_t o = 0; o < v.outer; ++o)
@@ -30,7 +30,7 @@ static Array spread(const Array& gy, const Shape& in, size_t d, float scale) {
 
 static Array sum_along(const Array& x, const Shape& s, size_t d, bool keepdim) {
     AroundDim v(s, d);
-    Array y = xt::zeros<float>(reduced_shape(s, d, keepdim));
+    Array y(reduced_shape(s, d, keepdim));
     const float* px = x.data();
     float* py = y.data();
     for (size_t o = 0; o < v.outer; ++o)
@@ -42,9 +42,9 @@ static Array sum_along(const Array& x, const Shape& s, size_t d, bool keepdim) {
 Tensor sum(const Tensor& x, long dim, bool keepdim) {
     Shape s = x.shape();
     size_t d = normalize_dim(dim, s.size(), "sum");
-    return make_result(sum_along(x.data(), s, d, keepdim), "sum", {x}, [s, d](const Array& gy, const Array&) {
+    return record(Op::sum, sum_along(x.data(), s, d, keepdim), {x}, [s, d](const BackwardContext& ctx) {
         // y = sum_j x[.., j, ..]  =>  dx[.., j, ..] = gy[..]
-        return grads(spread(gy, s, d, 1.f));
+        return grads(spread(ctx.gy, s, d, 1.f));
     });
 }
 
@@ -54,9 +54,9 @@ Tensor mean(const Tensor& x, long dim, bool keepdim) {
     float inv = 1.f / static_cast<float>(s[d]);
     Array y = sum_along(x.data(), s, d, keepdim);
     for (float& v : y) v *= inv;
-    return make_result(std::move(y), "mean", {x}, [s, d, inv](const Array& gy, const Array&) {
+    return record(Op::mean, std::move(y), {x}, [s, d, inv](const BackwardContext& ctx) {
         // y = sum_j x[.., j, ..] / n  =>  dx[.., j, ..] = gy[..] / n
-        return grads(spread(gy, s, d, inv));
+        return grads(spread(ctx.gy, s, d, inv));
     });
 }
 
@@ -75,7 +75,7 @@ Tensor max(const Tensor& x, long dim, bool keepdim) {
     size_t d = normalize_dim(dim, s.size(), "max");
     if (s[d] == 0) throw ShapeError("max: dim " + std::to_string(dim) + " of " + shape_str(s) + " is empty");
     AroundDim v(s, d);
-    Array y = empty_array(reduced_shape(s, d, keepdim));
+    Array y(reduced_shape(s, d, keepdim), Array::uninitialized);
     std::vector<size_t> argmax(v.outer * v.inner);
     const float* px = x.data().data();
     for (size_t o = 0; o < v.outer; ++o)
@@ -86,9 +86,10 @@ Tensor max(const Tensor& x, long dim, bool keepdim) {
             argmax[o * v.inner + i] = best;
             y.data()[o * v.inner + i] = px[(o * v.n + best) * v.inner + i];
         }
-    return make_result(std::move(y), "max", {x}, [s, v, argmax](const Array& gy, const Array&) {
+    return record(Op::max, std::move(y), {x}, [s, v, argmax](const BackwardContext& ctx) {
         // y = x[.., argmax, ..]  =>  dx is gy at the (first) maximum, 0 elsewhere
-        Array g = xt::zeros<float>(s);
+        const Array& gy = ctx.gy;
+        Array g(s);
         for (size_t o = 0; o < v.outer; ++o)
             for (size_t i = 0; i < v.inner; ++i)
                 g.data()[(o * v.n + argmax[o * v.inner + i]) * v.inner + i] = gy.data()[o * v.inner + i];

@@ -14,13 +14,12 @@ Tensor reshape(const Tensor& x, const Shape& shape) {
     if (numel_of(shape, "reshape") != x.numel())
         throw ShapeError("reshape: cannot view " + shape_str(x.shape()) + " (" + std::to_string(x.numel()) +
                          " elements) as " + shape_str(shape) + " (" + std::to_string(numel_of(shape)) + " elements)");
-    Array y = empty_array(shape);
+    Array y(shape, Array::uninitialized);
     std::copy(x.ptr(), x.ptr() + x.numel(), y.data());
-    Shape in = x.shape();
-    return make_result(std::move(y), "reshape", {x}, [in](const Array& gy, const Array&) {
+    return record(Op::reshape, std::move(y), {x}, [](const BackwardContext& ctx) {
         // y = x with a new shape  =>  dx = gy with the old one
-        Array g = empty_array(in);
-        std::copy(gy.data(), gy.data() + gy.size(), g.data());
+        Array g(ctx.inputs[0].shape(), Array::uninitialized);
+        std::copy(ctx.gy.begin(), ctx.gy.end(), g.data());
         return grads(std::move(g));
     });
 }
@@ -59,7 +58,7 @@ static Array permute_array(const Array& x, const Shape& xs, const std::vector<si
     for (size_t i = r; i-- > 1;) xstride[i - 1] = xstride[i] * xs[i];
     std::vector<size_t> step(r);  // moving one along y's dim i moves this far in x
     for (size_t i = 0; i < r; ++i) step[i] = xstride[perm[i]];
-    Array y = empty_array(ys);
+    Array y(ys, Array::uninitialized);
     const float* px = x.data();
     float* py = y.data();
     size_t n = y.size();
@@ -98,11 +97,10 @@ Tensor permute(const Tensor& x, const std::vector<long>& dims) {
     }
     Shape ys(xs.size());
     for (size_t i = 0; i < xs.size(); ++i) ys[i] = xs[perm[i]];
-    return make_result(permute_array(x.data(), xs, perm), "permute", {x},
-                       [ys, inverse](const Array& gy, const Array&) {
-                           // y = x with dims reordered by perm  =>  dx = gy reordered by the inverse
-                           return grads(permute_array(gy, ys, inverse));
-                       });
+    return record(Op::permute, permute_array(x.data(), xs, perm), {x}, [ys, inverse](const BackwardContext& ctx) {
+        // y = x with dims reordered by perm  =>  dx = gy reordered by the inverse
+        return grads(permute_array(ctx.gy, ys, inverse));
+    });
 }
 
 Tensor transpose(const Tensor& x, long d0, long d1) {
@@ -137,12 +135,12 @@ Tensor slice(const Tensor& x, long dim, long start, long end) {
     Shape ys = xs;
     ys[d] = len;
     AroundDim v(xs, d);
-    Array y = empty_array(ys);
+    Array y(ys, Array::uninitialized);
     copy_block(x.ptr(), xs[d], s0, y.data(), len, 0, len, v, false);
-    return make_result(std::move(y), "slice", {x}, [xs, d, s0, len, v](const Array& gy, const Array&) {
+    return record(Op::slice, std::move(y), {x}, [xs, d, s0, len, v](const BackwardContext& ctx) {
         // y = x[.., start:end, ..]  =>  dx = gy placed back at start:end, zeros elsewhere
-        Array g = xt::zeros<float>(xs);
-        copy_block(gy.data(), len, 0, g.data(), xs[d], s0, len, v, false);
+        Array g(xs);
+        copy_block(ctx.gy.data(), len, 0, g.data(), xs[d], s0, len, v, false);
         return grads(std::move(g));
     });
 }
@@ -156,14 +154,15 @@ Tensor index_select(const Tensor& x, long dim, const Tensor& ids) {
     Shape ys = xs;
     ys[d] = rows.size();
     AroundDim v(xs, d);
-    Array y = empty_array(ys);
+    Array y(ys, Array::uninitialized);
     for (size_t k = 0; k < rows.size(); ++k)
         for (size_t o = 0; o < v.outer; ++o)
             std::copy(x.ptr() + (o * v.n + rows[k]) * v.inner, x.ptr() + (o * v.n + rows[k] + 1) * v.inner,
                       y.data() + (o * rows.size() + k) * v.inner);
-    return make_result(std::move(y), "index_select", {x}, [xs, v, rows](const Array& gy, const Array&) {
+    return record(Op::index_select, std::move(y), {x}, [xs, v, rows](const BackwardContext& ctx) {
         // y[.., k, ..] = x[.., rows[k], ..]  =>  dx[.., rows[k], ..] += gy[.., k, ..]
-        Array g = xt::zeros<float>(xs);
+        const Array& gy = ctx.gy;
+        Array g(xs);
         for (size_t k = 0; k < rows.size(); ++k)
             for (size_t o = 0; o < v.outer; ++o)
                 for (size_t i = 0; i < v.inner; ++i)
@@ -187,7 +186,7 @@ Tensor concat(const std::vector<Tensor>& xs, long dim) {
                              std::to_string(dim));
         ys[d] += s[d];
     }
-    Array y = empty_array(ys);
+    Array y(ys, Array::uninitialized);
     std::vector<size_t> starts, lens;
     size_t at = 0;
     for (const Tensor& t : xs) {
@@ -197,14 +196,13 @@ Tensor concat(const std::vector<Tensor>& xs, long dim) {
         lens.push_back(len);
         at += len;
     }
-    std::vector<Shape> in_shapes;
-    for (const Tensor& t : xs) in_shapes.push_back(t.shape());
-    return make_result(std::move(y), "concat", xs, [ys, d, starts, lens, in_shapes](const Array& gy, const Array&) {
+    return record(Op::concat, std::move(y), xs, [ys, d, starts, lens](const BackwardContext& ctx) {
         // y = [x0 | x1 | ...] along d  =>  each dx_i is its own block of gy
         std::vector<Array> g;
-        for (size_t k = 0; k < in_shapes.size(); ++k) {
-            Array gk = empty_array(in_shapes[k]);
-            copy_block(gy.data(), ys[d], starts[k], gk.data(), lens[k], 0, lens[k], AroundDim(in_shapes[k], d), false);
+        for (size_t k = 0; k < ctx.inputs.size(); ++k) {
+            const Shape& in = ctx.inputs[k].shape();
+            Array gk(in, Array::uninitialized);
+            copy_block(ctx.gy.data(), ys[d], starts[k], gk.data(), lens[k], 0, lens[k], AroundDim(in, d), false);
             g.push_back(std::move(gk));
         }
         return g;

@@ -11,59 +11,54 @@ using namespace detail;
 
 Tensor pow(const Tensor& x, float p) {
     Array y = map(x.data(), [p](float v) { return std::pow(v, p); });
-    return make_result(std::move(y), "pow", {x}, [x, p](const Array& gy, const Array&) {
+    return record(Op::pow, std::move(y), {x}, [p](const BackwardContext& ctx) {
         // y = x^p  =>  dx = gy * p * x^(p-1)   (and 0 for p = 0, where x^-1 would give 0 * inf at x = 0)
-        if (p == 0.f) return grads(xt::zeros<float>(shape_of(gy)));
-        return grads(zip(gy, x.data(), [p](float g, float v) { return g * p * std::pow(v, p - 1.f); }));
+        if (p == 0.f) return grads(Array(ctx.gy.shape()));
+        return grads(zip(ctx.gy, ctx.inputs[0].data(), [p](float g, float v) { return g * p * std::pow(v, p - 1.f); }));
     });
 }
 
 Tensor exp(const Tensor& x) {
-    return make_result(map(x.data(), [](auto v) { return xsimd::exp(v); }), "exp", {x},
-                       [](const Array& gy, const Array& y) {
-                           // y = e^x  =>  dx = gy * y
-                           return grads(zip(gy, y, [](auto g, auto v) { return g * v; }));
-                       });
+    return record(Op::exp, map(x.data(), [](auto v) { return xsimd::exp(v); }), {x}, [](const BackwardContext& ctx) {
+        // y = e^x  =>  dx = gy * y
+        return grads(zip(ctx.gy, ctx.y, [](auto g, auto v) { return g * v; }));
+    });
 }
 
 Tensor log(const Tensor& x) {
-    return make_result(map(x.data(), [](float v) { return std::log(v); }), "log", {x},
-                       [x](const Array& gy, const Array&) {
-                           // y = ln x  =>  dx = gy / x
-                           return grads(zip(gy, x.data(), [](auto g, auto v) { return g / v; }));
-                       });
+    return record(Op::log, map(x.data(), [](float v) { return std::log(v); }), {x}, [](const BackwardContext& ctx) {
+        // y = ln x  =>  dx = gy / x
+        return grads(zip(ctx.gy, ctx.inputs[0].data(), [](auto g, auto v) { return g / v; }));
+    });
 }
 
 Tensor sqrt(const Tensor& x) {
-    return make_result(map(x.data(), [](float v) { return std::sqrt(v); }), "sqrt", {x},
-                       [](const Array& gy, const Array& y) {
-                           // y = sqrt(x)  =>  dx = gy / (2 y)
-                           return grads(zip(gy, y, [](float g, float v) { return g * 0.5f / v; }));
-                       });
+    return record(Op::sqrt, map(x.data(), [](float v) { return std::sqrt(v); }), {x}, [](const BackwardContext& ctx) {
+        // y = sqrt(x)  =>  dx = gy / (2 y)
+        return grads(zip(ctx.gy, ctx.y, [](float g, float v) { return g * 0.5f / v; }));
+    });
 }
 
 Tensor tanh(const Tensor& x) {
-    return make_result(map(x.data(), [](float v) { return std::tanh(v); }), "tanh", {x},
-                       [](const Array& gy, const Array& y) {
-                           // y = tanh x  =>  dx = gy * (1 - y^2)
-                           return grads(zip(gy, y, [](auto g, auto v) { return g * (decltype(v)(1.f) - v * v); }));
-                       });
+    return record(Op::tanh, map(x.data(), [](float v) { return std::tanh(v); }), {x}, [](const BackwardContext& ctx) {
+        // y = tanh x  =>  dx = gy * (1 - y^2)
+        return grads(zip(ctx.gy, ctx.y, [](auto g, auto v) { return g * (decltype(v)(1.f) - v * v); }));
+    });
 }
 
 Tensor sigmoid(const Tensor& x) {
     Array y = map(x.data(), [](auto v) { return decltype(v)(1.f) / (decltype(v)(1.f) + xsimd::exp(-v)); });
-    return make_result(std::move(y), "sigmoid", {x}, [](const Array& gy, const Array& y) {
+    return record(Op::sigmoid, std::move(y), {x}, [](const BackwardContext& ctx) {
         // y = 1 / (1 + e^-x)  =>  dx = gy * y * (1 - y)
-        return grads(zip(gy, y, [](auto g, auto v) { return g * v * (decltype(v)(1.f) - v); }));
+        return grads(zip(ctx.gy, ctx.y, [](auto g, auto v) { return g * v * (decltype(v)(1.f) - v); }));
     });
 }
 
 Tensor relu(const Tensor& x) {
-    return make_result(map(x.data(), [](float v) { return v > 0.f ? v : 0.f; }), "relu", {x},
-                       [x](const Array& gy, const Array&) {
-                           // y = max(x, 0)  =>  dx = gy where x > 0, else 0
-                           return grads(zip(gy, x.data(), [](float g, float v) { return v > 0.f ? g : 0.f; }));
-                       });
+    return record(Op::relu, map(x.data(), [](float v) { return v > 0.f ? v : 0.f; }), {x}, [](const BackwardContext& ctx) {
+        // y = max(x, 0)  =>  dx = gy where x > 0, else 0
+        return grads(zip(ctx.gy, ctx.inputs[0].data(), [](float g, float v) { return v > 0.f ? g : 0.f; }));
+    });
 }
 
 // GELU, tanh approximation: 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3).
@@ -80,11 +75,11 @@ static V gelu_s(V v) {
 
 Tensor gelu(const Tensor& x) {
     Array y = map(x.data(), [](auto v) { return v * gelu_s(v); });
-    return make_result(std::move(y), "gelu", {x}, [x](const Array& gy, const Array&) {
+    return record(Op::gelu, std::move(y), {x}, [](const BackwardContext& ctx) {
         // y = 0.5 x (1 + tanh u) = x s  =>  dy/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) du/dx
         //                                          = s + 2 x s (1 - s) du/dx,
         // du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2)
-        return grads(zip(gy, x.data(), [](auto g, auto v) {
+        return grads(zip(ctx.gy, ctx.inputs[0].data(), [](auto g, auto v) {
             using V = decltype(v);
             V s = gelu_s(v);
             V du = V(kGeluC) * (V(1.f) + V(3.f * 0.044715f) * v * v);

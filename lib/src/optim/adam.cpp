@@ -20,8 +20,8 @@ Adam::Adam(std::vector<Tensor> params, AdamOptions opt, bool decoupled)
     lr_ = opt.lr;
     steps_.assign(params_.size(), 0);
     for (const Tensor& p : params_) {
-        m_.push_back(xt::zeros<float>(p.shape()));
-        v_.push_back(xt::zeros<float>(p.shape()));
+        m_.emplace_back(p.shape());
+        v_.emplace_back(p.shape());
     }
 }
 
@@ -100,7 +100,7 @@ void Adam::step() {
 }
 
 std::vector<std::pair<std::string, Array>> Adam::state() const {
-    Array steps = xt::zeros<float>(Shape{steps_.size()});
+    Array steps(Shape{steps_.size()});
     for (size_t i = 0; i < steps_.size(); ++i) steps.data()[i] = static_cast<float>(steps_[i]);
     std::vector<std::pair<std::string, Array>> out{{"step", steps}};
     for (size_t i = 0; i < m_.size(); ++i) {

@@ -34,7 +34,8 @@ float clip_grad_norm(const std::vector<Tensor>& params, float max_norm) {
     float coef = max_norm / (total + 1e-6f);
     if (coef < 1.f || std::isnan(coef))
         kernels::parallel_for(chunks.size(), [&](size_t c) {
-            float* __restrict g = params[chunks[c].param].impl()->grad.data();
+            Tensor param = params[chunks[c].param];   // a handle: its gradient is written in place
+            float* __restrict g = param.mutable_grad().data();
             for (size_t j = chunks[c].begin; j < chunks[c].end; ++j) g[j] *= coef;
         });
     return total;

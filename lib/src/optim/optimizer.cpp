@@ -1,7 +1,6 @@
 // What every optimizer shares: zero_grad, and the name-and-shape check behind load_state.
 // Leaves out: the update rules (sgd.cpp, adam.cpp).
 #include <stdexcept>
-#include "../array_util.hpp"
 #include "pg/optim/optim.hpp"
 #include "state_check.hpp"
 
@@ -22,7 +21,7 @@ void check_state_matches(const std::string& who, const NamedArrays& expected, co
         if (name != expected[i].first)
             throw std::invalid_argument(who + "::load_state: array " + std::to_string(i) + " is named '" + name +
                                         "', expected '" + expected[i].first + "'");
-        Shape want = pg::detail::shape_of(expected[i].second), got = pg::detail::shape_of(array);
+        const Shape &want = expected[i].second.shape(), &got = array.shape();
         if (got != want)
             throw std::invalid_argument(who + "::load_state: '" + name + "' has shape " + shape_str(got) + ", expected " +
                                         shape_str(want));

@@ -9,7 +9,7 @@ namespace pg::optim {
 
 SGD::SGD(std::vector<Tensor> params, SGDOptions opt) : Optimizer(std::move(params)), opt_(opt) {
     lr_ = opt.lr;
-    for (const Tensor& p : params_) velocity_.push_back(xt::zeros<float>(p.shape()));
+    for (const Tensor& p : params_) velocity_.emplace_back(p.shape());
 }
 
 void SGD::step() {
