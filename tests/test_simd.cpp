@@ -1,55 +1,129 @@
-// The xsimd elementwise loops (kernels/simd.hpp) and the row splitting (parallel_rows): every
-// length around the batch width, against plain float loops; and the ops built on them giving the
-// same bits at 1 and 2 threads. Leaves out: speed (./poet bench).
+// The kernel table (kernels/table.hpp): every table this CPU runs against the plain-loop reference,
+// every kernel, every length around the batch width, both steps of a binary kernel; the choice of
+// table; the row splitting (parallel_rows); and the ops built on them giving the same bits at 1, 2
+// and 4 threads. Leaves out: speed (./poet bench).
 #include "catch.hpp"
 #include <cmath>
+#include <cstdlib>
 #include <random>
+#include <string>
 #include <vector>
+#include "kernels/gemm.hpp"
 #include "kernels/parallel.hpp"
-#include "kernels/simd.hpp"
+#include "kernels/table.hpp"
 #include "pg/ops.hpp"
 #include "pg/optim/optim.hpp"
 #include "pg/random.hpp"
 #include "pg/threads.hpp"
 
-using pg::kernels::kFloatLanes;
+using pg::kernels::KernelTable;
 
-static std::vector<float> spread_values(size_t n) {
+static std::vector<float> spread_values(size_t n, float lo = -6.f, float hi = 6.f) {
     std::vector<float> v(n);
-    for (size_t i = 0; i < n; ++i) v[i] = -6.f + 12.f * static_cast<float>(i) / static_cast<float>(n + 1);
+    for (size_t i = 0; i < n; ++i) v[i] = lo + (hi - lo) * static_cast<float>(i) / static_cast<float>(n + 1);
     return v;
 }
 
-TEST_CASE("simd_map and simd_zip match plain loops for every length around the batch width", "[simd]") {
-    for (size_t n = 0; n <= 3 * kFloatLanes + 1; ++n) {
-        INFO("n = " << n);
-        std::vector<float> x = spread_values(n), b(n, 0.5f), y(n, -1.f), z(n, -1.f);
-        pg::kernels::simd_map(x.data(), y.data(), n, [](auto v) { return xsimd::exp(v); });
-        pg::kernels::simd_zip(x.data(), b.data(), z.data(), n, [](auto p, auto q) { return p * q - q; });
-        for (size_t i = 0; i < n; ++i) {
-            CHECK(y[i] == Approx(std::exp(x[i])).epsilon(1e-6));
-            CHECK(z[i] == x[i] * 0.5f - 0.5f);
+// |a - b| within a few float ulps of b, or both NaN
+static bool close(double a, double b, double rel = 4e-6, double abs = 1e-30) {
+    if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+    return std::fabs(a - b) <= abs + rel * std::fabs(b);
+}
+
+TEST_CASE("the kernel tables: the widest this CPU runs is active, the reference runs everywhere", "[simd]") {
+    std::vector<const KernelTable*> tables = pg::kernels::runnable_tables();
+    REQUIRE(tables.size() >= 1);
+    CHECK(std::string(tables.back()->name) == "reference");
+    const char* wanted = std::getenv("PG_KERNELS");
+    if (!wanted || !*wanted) CHECK(&pg::kernels::active() == tables.front());
+    for (const KernelTable* t : tables) INFO("runnable: " << t->name);
+#if defined(__x86_64__)
+    CHECK(tables.size() >= 3);   // sse2 on every x86-64 CPU, and the reference
+    CHECK(std::string(tables[tables.size() - 2]->name) == "sse2");
+#elif defined(__aarch64__)
+    CHECK(std::string(tables.front()->name) == "neon");
+#endif
+}
+
+TEST_CASE("every kernel of every table matches the plain-loop reference, every length around the batch width",
+          "[simd]") {
+    const KernelTable& ref = pg::kernels::reference_table();
+    for (const KernelTable* t : pg::kernels::runnable_tables()) {
+        for (size_t n = 0; n <= 3 * t->lanes + 1; ++n) {
+            INFO(t->name << ", n = " << n);
+            std::vector<float> x = spread_values(n), b = spread_values(n, 0.25f, 3.f), y(n, -1.f), r(n, -2.f);
+            auto unary = [&](pg::kernels::UnaryKernel k, pg::kernels::UnaryKernel kr, const char* what) {
+                k(x.data(), y.data(), n);
+                kr(x.data(), r.data(), n);
+                for (size_t i = 0; i < n; ++i) {
+                    INFO(what << " at " << i << ": " << y[i] << " vs " << r[i]);
+                    CHECK(close(y[i], r[i]));
+                }
+            };
+            unary(t->exp, ref.exp, "exp");
+            unary(t->sigmoid, ref.sigmoid, "sigmoid");
+            unary(t->gelu, ref.gelu, "gelu");
+            using Binary = pg::kernels::BinaryKernel;
+            std::vector<std::pair<Binary, Binary>> binaries{{t->add, ref.add}, {t->sub, ref.sub}, {t->mul, ref.mul},
+                                                            {t->div, ref.div}, {t->neg_mul, ref.neg_mul},
+                                                            {t->tanh_grad, ref.tanh_grad},
+                                                            {t->sigmoid_grad, ref.sigmoid_grad},
+                                                            {t->gelu_grad, ref.gelu_grad}};
+            for (size_t k = 0; k < binaries.size(); ++k)
+                for (size_t a_step : {0, 1})
+                    for (size_t b_step : {0, 1}) {
+                        if (n == 0 && (a_step == 0 || b_step == 0)) continue;   // no value to broadcast
+                        binaries[k].first(x.data(), a_step, b.data(), b_step, y.data(), n);
+                        binaries[k].second(x.data(), a_step, b.data(), b_step, r.data(), n);
+                        for (size_t i = 0; i < n; ++i) {
+                            INFO("binary kernel " << k << ", steps " << a_step << b_step << ", at " << i);
+                            CHECK(close(y[i], r[i], k == 7 ? 2e-5 : 4e-6, 1e-7));   // gelu_grad: a long expression
+                        }
+                    }
+            CHECK(close(t->sum(x.data(), n), ref.sum(x.data(), n), 1e-6, 1e-5));
+            CHECK(t->row_max(x.data(), n) == ref.row_max(x.data(), n));
+            CHECK(close(t->row_sum_exp(x.data(), n, 1.5f), ref.row_sum_exp(x.data(), n, 1.5f), 1e-6));
+            for (bool log_space : {false, true}) {
+                t->softmax_row(x.data(), y.data(), n, log_space);
+                ref.softmax_row(x.data(), r.data(), n, log_space);
+                for (size_t i = 0; i < n; ++i) CHECK(close(y[i], r[i], 1e-5, 1e-7));
+            }
+            t->softmax_scaled(x.data(), y.data(), n, 6.f, 0.5f, 0.25f);
+            ref.softmax_scaled(x.data(), r.data(), n, 6.f, 0.5f, 0.25f);
+            for (size_t i = 0; i < n; ++i) CHECK(close(y[i], r[i]));
+            // the tail goes through the same batch arithmetic: equal inputs give equal outputs anywhere
+            std::vector<float> same(n, 1.2345f), out(n);
+            t->exp(same.data(), out.data(), n);
+            for (size_t i = 0; i < n; ++i) CHECK(out[i] == out[0]);
         }
-        // the tail goes through the same batch arithmetic: equal inputs give equal outputs anywhere
-        std::vector<float> same(n, 1.2345f), out(n);
-        pg::kernels::simd_map(same.data(), out.data(), n, [](auto v) { return xsimd::exp(v); });
-        for (size_t i = 0; i < n; ++i) CHECK(out[i] == out[0]);
     }
 }
 
-TEST_CASE("simd_map with a float-only functor runs the plain loop, in place too", "[simd]") {
-    std::vector<float> x = spread_values(37);
-    std::vector<float> expect(x.size());
-    for (size_t i = 0; i < x.size(); ++i) expect[i] = x[i] > 0.f ? x[i] : 0.f;
-    pg::kernels::simd_map(x.data(), x.data(), x.size(), [](float v) { return v > 0.f ? v : 0.f; });
-    CHECK(x == expect);
-}
-
-TEST_CASE("simd_sum adds every element", "[simd]") {
-    for (size_t n : {size_t(0), size_t(1), kFloatLanes - 1, kFloatLanes, 5 * kFloatLanes + 3}) {
-        std::vector<float> x(n);
-        for (size_t i = 0; i < n; ++i) x[i] = static_cast<float>(i + 1);
-        CHECK(pg::kernels::simd_sum(x.data(), n) == Approx(static_cast<double>(n) * (n + 1) / 2));
+TEST_CASE("every table's adam_update and gemm match the reference's", "[simd][optim][gemm]") {
+    const KernelTable& ref = pg::kernels::reference_table();
+    for (const KernelTable* t : pg::kernels::runnable_tables()) {
+        INFO(t->name);
+        for (bool decoupled : {false, true}) {
+            pg::kernels::AdamFactors f{0.9f, 0.99f, 0.1f, 1e-8f, 0.999f, 0.01f, 0.3f, decoupled};
+            size_t n = 5 * t->lanes + 3;
+            std::vector<float> w = spread_values(n), g = spread_values(n, -1.f, 2.f), m(n, 0.1f), v(n, 0.2f);
+            std::vector<float> w2 = w, m2 = m, v2 = v;
+            t->adam_update(w.data(), g.data(), m.data(), v.data(), 2, n - 1, f);
+            ref.adam_update(w2.data(), g.data(), m2.data(), v2.data(), 2, n - 1, f);
+            for (size_t i = 0; i < n; ++i) {
+                CHECK(close(w[i], w2[i], 1e-6, 1e-7));
+                CHECK(close(m[i], m2[i], 1e-6, 1e-7));
+                CHECK(close(v[i], v2[i], 1e-6, 1e-7));
+            }
+            CHECK(w[0] == w2[0]);   // outside [begin, end): untouched
+            CHECK(w[n - 1] == w2[n - 1]);
+        }
+        const size_t M = 37, N = 45, K = 29;
+        std::vector<float> a = spread_values(M * K, -1.f, 1.f), b = spread_values(K * N, -2.f, 1.f);
+        std::vector<float> c(M * N, 0.5f), cr(M * N, 0.5f);
+        t->gemm(false, true, M, N, K, a.data(), K, b.data(), K, c.data(), N, true);
+        ref.gemm(false, true, M, N, K, a.data(), K, b.data(), K, cr.data(), N, true);
+        for (size_t i = 0; i < M * N; ++i) CHECK(close(c[i], cr[i], 1e-5, 1e-5));
     }
 }
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <utility>
 #include "kernels/parallel.hpp"
-#include "kernels/simd.hpp"
+#include "kernels/table.hpp"
 #include "pg/tensor.hpp"
 
 namespace pg::detail {
@@ -21,20 +21,19 @@ inline std::vector<size_t> broadcast_strides(const Shape& in, const Shape& out) 
     return st;
 }
 
-// Calls visit(i_out, i_a, i_b) for every element of `out`, with the matching flat offsets of
-// a and b under broadcasting. Iterates the last dim in an inner loop.
-template <class Visit>
-void for_each_broadcast(const Shape& a, const Shape& b, const Shape& out, Visit visit) {
+// Calls visit_row(i_out, i_a, i_b) at the start of every run of `out` along its last dim, with
+// the matching flat offsets of a and b under broadcasting.
+template <class VisitRow>
+void for_each_broadcast_row(const Shape& a, const Shape& b, const Shape& out, VisitRow visit_row) {
     size_t n = numel_of(out);
     if (n == 0) return;
     std::vector<size_t> sa = broadcast_strides(a, out), sb = broadcast_strides(b, out);
     size_t rank = out.size();
     size_t inner = rank ? out[rank - 1] : 1;
-    size_t ia_step = rank ? sa[rank - 1] : 0, ib_step = rank ? sb[rank - 1] : 0;
     std::vector<size_t> idx(rank, 0);
     size_t ia = 0, ib = 0;
     for (size_t o = 0; o < n; o += inner) {
-        for (size_t j = 0; j < inner; ++j) visit(o + j, ia + j * ia_step, ib + j * ib_step);
+        visit_row(o, ia, ib);
         // advance the counter over all dims but the last
         for (long d = static_cast<long>(rank) - 2; d >= 0; --d) {
             ia += sa[d]; ib += sb[d];
@@ -45,24 +44,49 @@ void for_each_broadcast(const Shape& a, const Shape& b, const Shape& out, Visit 
     }
 }
 
-// out = f(a, b) elementwise under broadcasting, with a fast path for equal shapes.
-template <class F>
-Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F f) {
+// Calls visit(i_out, i_a, i_b) for every element of `out`, with the matching flat offsets of a and
+// b under broadcasting, the last dim in an inner loop.
+template <class Visit>
+void for_each_broadcast(const Shape& a, const Shape& b, const Shape& out, Visit visit) {
+    size_t rank = out.size();
+    size_t inner = rank ? out[rank - 1] : 1;
+    size_t ia_step = rank ? broadcast_strides(a, out)[rank - 1] : 0, ib_step = rank ? broadcast_strides(b, out)[rank - 1] : 0;
+    for_each_broadcast_row(a, b, out, [&](size_t o, size_t ia, size_t ib) {
+        for (size_t j = 0; j < inner; ++j) visit(o + j, ia + j * ia_step, ib + j * ib_step);
+    });
+}
+
+// out = k(a, b) elementwise under broadcasting, with a kernel of the table (kernels/table.hpp): on
+// whole arrays when the shapes are equal or one side is a single value, else run by run along the
+// last dim (a side broadcast along it gives its one value to the whole run).
+inline Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, kernels::BinaryKernel k) {
     Array out(out_shape, Array::uninitialized);
     float* o = out.data();
     const float* pa = a.data();
     const float* pb = b.data();
     const Shape& as = a.shape();
     const Shape& bs = b.shape();
-    if (as == out_shape && bs == out_shape) {
+    if ((as == out_shape || a.size() == 1) && (bs == out_shape || b.size() == 1)) {
+        size_t sa = as == out_shape ? 1 : 0, sb = bs == out_shape ? 1 : 0;
         kernels::parallel_pieces(out.size(),
-                                 [&](size_t i0, size_t i1) { kernels::simd_zip(pa + i0, pb + i0, o + i0, i1 - i0, f); });
-    } else if (as == out_shape && b.size() == 1) {
-        float s = pb[0];
-        for (size_t i = 0, n = out.size(); i < n; ++i) o[i] = f(pa[i], s);
-    } else {
-        for_each_broadcast(as, bs, out_shape, [&](size_t i, size_t ia, size_t ib) { o[i] = f(pa[ia], pb[ib]); });
+                                 [&](size_t i0, size_t i1) { k(pa + i0 * sa, sa, pb + i0 * sb, sb, o + i0, i1 - i0); });
+        return out;
     }
+    const size_t inner = out_shape.empty() ? 1 : out_shape.back();
+    const size_t a_step = !as.empty() && as.back() == inner ? 1 : 0, b_step = !bs.empty() && bs.back() == inner ? 1 : 0;
+    for_each_broadcast_row(as, bs, out_shape,
+                           [&](size_t i, size_t ia, size_t ib) { k(pa + ia, a_step, pb + ib, b_step, o + i, inner); });
+    return out;
+}
+
+// out = f(a, b) for a function of floats, under broadcasting: a plain loop.
+template <class F>
+Array broadcast_binary(const Array& a, const Array& b, const Shape& out_shape, F f) {
+    Array out(out_shape, Array::uninitialized);
+    float* o = out.data();
+    const float* pa = a.data();
+    const float* pb = b.data();
+    for_each_broadcast(a.shape(), b.shape(), out_shape, [&](size_t i, size_t ia, size_t ib) { o[i] = f(pa[ia], pb[ib]); });
     return out;
 }
 

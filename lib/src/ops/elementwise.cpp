@@ -1,5 +1,5 @@
 // + - * / with numpy broadcasting, and their scalar forms. Each forward broadcasts with
-// broadcast_binary; each backward brings its gradient home with sum_to.
+// broadcast_binary on the kernel table's SIMD loop; each backward brings its gradient home with sum_to.
 // Leaves out: in-place variants (a += b would break the graph).
 #include "op_util.hpp"
 #include "pg/ops.hpp"
@@ -10,7 +10,7 @@ using namespace detail;
 
 Tensor add(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "add");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x + z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, simd().add);
     return record(Op::add, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a + b  =>  da = gy, db = gy (summed over broadcast dims)
         const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
@@ -20,7 +20,7 @@ Tensor add(const Tensor& a, const Tensor& b) {
 
 Tensor sub(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "sub");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x - z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, simd().sub);
     return record(Op::sub, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a - b  =>  da = gy, db = -gy
         const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
@@ -30,32 +30,31 @@ Tensor sub(const Tensor& a, const Tensor& b) {
 
 Tensor mul(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "mul");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x * z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, simd().mul);
     return record(Op::mul, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a * b  =>  da = gy * b, db = gy * a
         const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
         const Shape& s = ctx.gy.shape();
-        auto times = [](auto g, auto v) { return g * v; };
         std::vector<Array> g(2);
-        if (a.requires_grad()) g[0] = sum_to(broadcast_binary(ctx.gy, b.data(), s, times), a.shape());
-        if (b.requires_grad()) g[1] = sum_to(broadcast_binary(ctx.gy, a.data(), s, times), b.shape());
+        if (a.requires_grad()) g[0] = sum_to(broadcast_binary(ctx.gy, b.data(), s, simd().mul), a.shape());
+        if (b.requires_grad()) g[1] = sum_to(broadcast_binary(ctx.gy, a.data(), s, simd().mul), b.shape());
         return g;
     });
 }
 
 Tensor div(const Tensor& a, const Tensor& b) {
     Shape out = broadcast_shapes(a.shape(), b.shape(), "div");
-    Array y = broadcast_binary(a.data(), b.data(), out, [](auto x, auto z) { return x / z; });
+    Array y = broadcast_binary(a.data(), b.data(), out, simd().div);
     return record(Op::div, std::move(y), {a, b}, [](const BackwardContext& ctx) {
         // y = a / b  =>  da = gy / b, db = -gy * a / b^2 = -gy * y / b
         const Tensor &a = ctx.inputs[0], &b = ctx.inputs[1];
         const Shape& s = ctx.gy.shape();
         std::vector<Array> g(2);
         if (a.requires_grad())
-            g[0] = sum_to(broadcast_binary(ctx.gy, b.data(), s, [](auto gv, auto bv) { return gv / bv; }), a.shape());
+            g[0] = sum_to(broadcast_binary(ctx.gy, b.data(), s, simd().div), a.shape());
         if (b.requires_grad()) {
-            Array gy_y = zip(ctx.gy, ctx.y, [](auto gv, auto yv) { return -gv * yv; });
-            g[1] = sum_to(broadcast_binary(gy_y, b.data(), s, [](auto v, auto bv) { return v / bv; }), b.shape());
+            Array gy_y = zip(ctx.gy, ctx.y, simd().neg_mul);
+            g[1] = sum_to(broadcast_binary(gy_y, b.data(), s, simd().div), b.shape());
         }
         return g;
     });

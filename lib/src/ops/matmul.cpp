@@ -90,7 +90,7 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
         const float* pb = b.ptr();
         for (size_t r = 0; r < rows; ++r) {
             float* yr = y.data() + r * out;
-            kernels::simd_zip(yr, pb, yr, out, [](auto v, auto bias) { return v + bias; });
+            simd().add(yr, 1, pb, 1, yr, out);
         }
     }
     std::vector<Tensor> inputs{x, w};
@@ -112,7 +112,7 @@ Tensor linear(const Tensor& x, const Tensor& w, const Tensor& b) {
             g[2] = Array(Shape{out});
             float* gb = g[2].data();
             for (size_t r = 0; r < rows; ++r)
-                kernels::simd_zip(gb, gy.data() + r * out, gb, out, [](auto sum, auto v) { return sum + v; });
+                simd().add(gb, 1, gy.data() + r * out, 1, gb, out);
         }
         return g;
     });

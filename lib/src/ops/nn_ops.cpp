@@ -12,55 +12,6 @@ namespace pg {
 
 using namespace detail;
 
-// The largest of x[0..n), batch by batch (the max is exact, so any order gives the same value).
-static float row_max(const float* x, size_t n) {
-    using kernels::FloatBatch;
-    FloatBatch acc(-std::numeric_limits<float>::infinity());
-    size_t j = 0;
-    for (; j + kernels::kFloatLanes <= n; j += kernels::kFloatLanes)
-        acc = xsimd::max(acc, FloatBatch::load_unaligned(x + j));
-    alignas(64) float lanes[kernels::kFloatLanes];
-    acc.store_aligned(lanes);
-    float m = -std::numeric_limits<float>::infinity();
-    for (float lane : lanes) m = std::max(m, lane);
-    for (; j < n; ++j) m = std::max(m, x[j]);
-    return m;
-}
-
-// The sum of exp(x[j] - shift) over the row, added as kernels::simd_sum adds stored values (the
-// normaliser z of softmax_row, without storing the exps).
-static double row_sum_exp(const float* x, size_t n, kernels::FloatBatch shift) {
-    using kernels::FloatBatch;
-    FloatBatch acc(0.f);
-    size_t j = 0;
-    for (; j + kernels::kFloatLanes <= n; j += kernels::kFloatLanes)
-        acc += xsimd::exp(FloatBatch::load_unaligned(x + j) - shift);
-    double total = xsimd::hadd(acc);
-    if (j == n) return total;
-    alignas(64) float tail[kernels::kFloatLanes];
-    kernels::simd_map(x + j, tail, n - j, [shift](auto v) { return xsimd::exp(v - shift); });
-    for (size_t k = 0; k < n - j; ++k) total += tail[k];
-    return total;
-}
-
-// One contiguous row of n values: y = softmax(x), or log_softmax(x) when log_space. Numerically
-// stable: subtract the row's max before exp, so no exp overflows. xsimd batches throughout.
-static void softmax_row(const float* x, float* y, size_t n, bool log_space) {
-    using kernels::FloatBatch;
-    // a row that is all -inf has no finite maximum and gives NaN, as in PyTorch
-    FloatBatch shift(row_max(x, n));
-    // Work with x - m throughout: folding m into log z (x - (m + log z)) would round the result to
-    // the precision of m, which for logits near 1000 is only 6e-5.
-    if (log_space) {
-        FloatBatch logz(static_cast<float>(std::log(row_sum_exp(x, n, shift))));
-        kernels::simd_map(x, y, n, [shift, logz](auto v) { return (v - shift) - logz; });
-        return;
-    }
-    kernels::simd_map(x, y, n, [shift](auto v) { return xsimd::exp(v - shift); });
-    FloatBatch inv_z(static_cast<float>(1.0 / kernels::simd_sum(y, n)));
-    kernels::simd_map(y, y, n, [inv_z](auto e) { return e * inv_z; });
-}
-
 // softmax (or log_softmax) of x along dim d. Rows along the last dim are contiguous and split over
 // the threads when large; other dims are walked with a stride.
 static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_space) {
@@ -70,7 +21,7 @@ static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_sp
     float* py = y.data();
     if (v.inner == 1) {
         kernels::parallel_rows(v.outer, v.n, [&](size_t r0, size_t r1) {
-            for (size_t r = r0; r < r1; ++r) softmax_row(px + r * v.n, py + r * v.n, v.n, log_space);
+            for (size_t r = r0; r < r1; ++r) simd().softmax_row(px + r * v.n, py + r * v.n, v.n, log_space);
         });
         return y;
     }
@@ -79,7 +30,7 @@ static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_sp
         for (size_t i = 0; i < v.inner; ++i) {
             size_t base = o * v.n * v.inner + i;
             for (size_t j = 0; j < v.n; ++j) row[j] = px[base + j * v.inner];
-            softmax_row(row.data(), out.data(), v.n, log_space);
+            simd().softmax_row(row.data(), out.data(), v.n, log_space);
             for (size_t j = 0; j < v.n; ++j) py[base + j * v.inner] = out[j];
         }
     return y;
@@ -159,15 +110,15 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
     if (count == 0)
         throw std::invalid_argument("cross_entropy: all " + std::to_string(N) + " targets equal ignore_index " +
                                     std::to_string(ignore_index) + "; the mean over no targets is undefined");
-    // Per row, the max and log z of log_softmax (as softmax_row computes them): the loss needs only
+    // Per row, the max and log z of log_softmax (as the table's softmax_row computes them): the loss needs only
     // the targets' log-probabilities, and the backward recomputes the others from the logits, so
     // the (N,C) log-probabilities are never stored.
     std::vector<float> shift(N), logz(N);
     const float* x = logits.ptr();
     kernels::parallel_rows(N, C, [&](size_t r0, size_t r1) {
         for (size_t r = r0; r < r1; ++r) {
-            shift[r] = row_max(x + r * C, C);
-            logz[r] = static_cast<float>(std::log(row_sum_exp(x + r * C, C, kernels::FloatBatch(shift[r]))));
+            shift[r] = simd().row_max(x + r * C, C);
+            logz[r] = static_cast<float>(std::log(simd().row_sum_exp(x + r * C, C, shift[r])));
         }
     });
     double loss = 0;
@@ -180,7 +131,6 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
                            const Tensor& logits = ctx.inputs[0];
                            Array g(Shape{N, C}, Array::uninitialized);
                            float scale = ctx.gy.data()[0] / static_cast<float>(count);
-                           kernels::FloatBatch scale_b(scale);
                            kernels::parallel_rows(N, C, [&](size_t r0, size_t r1) {
                                for (size_t r = r0; r < r1; ++r) {
                                    float* gr = g.data() + r * C;
@@ -188,10 +138,8 @@ Tensor cross_entropy(const Tensor& logits, const Tensor& targets, long ignore_in
                                        std::fill(gr, gr + C, 0.f);
                                        continue;
                                    }
-                                   kernels::FloatBatch s(shift[r]), lz(logz[r]);
-                                   kernels::simd_map(logits.ptr() + r * C, gr, C, [s, lz, scale_b](auto v) {
-                                       return xsimd::exp((v - s) - lz) * scale_b;   // softmax = exp(logp)
-                                   });
+                                   // softmax = exp(logp), times gy / count
+                                   simd().softmax_scaled(logits.ptr() + r * C, gr, C, shift[r], logz[r], scale);
                                    gr[static_cast<size_t>(t[r])] -= scale;
                                }
                            });

@@ -1,5 +1,5 @@
-// Small helpers shared by the op files: elementwise maps (xsimd batches when the functor takes
-// them), the list of gradients a backward returns, the (outer, n, inner) view of a tensor around
+// Small helpers shared by the op files: elementwise maps (a kernel of the table, or a plain loop
+// for a float functor), the list of gradients a backward returns, the (outer, n, inner) view of a tensor around
 // one dim, and reading whole-number ids out of a float tensor. Every op file ends its ops with
 // record() from the op table, included here.
 #pragma once
@@ -8,29 +8,47 @@
 #include <string>
 #include "../broadcast.hpp"
 #include "../kernels/parallel.hpp"
-#include "../kernels/simd.hpp"
+#include "../kernels/table.hpp"
 #include "op_table.hpp"
 #include "pg/autograd.hpp"
 
 namespace pg::detail {
 
-// out[i] = f(x[i]); a generic lambda (auto v) runs on xsimd batches (kernels/simd.hpp), large
-// arrays in pieces over the threads
+// The kernel table this CPU runs (kernels/table.hpp): the ops' SIMD loops.
+inline const kernels::KernelTable& simd() { return kernels::active(); }
+
+// out[i] = k(x[i]) with a kernel of the table, large arrays in pieces over the threads
+inline Array map(const Array& x, kernels::UnaryKernel k) {
+    Array out(x.shape(), Array::uninitialized);
+    kernels::parallel_pieces(x.size(), [&](size_t i0, size_t i1) { k(x.data() + i0, out.data() + i0, i1 - i0); });
+    return out;
+}
+
+// out[i] = f(x[i]) for a function of floats: a plain loop, in pieces over the threads
 template <class F>
 Array map(const Array& x, F f) {
     Array out(x.shape(), Array::uninitialized);
     kernels::parallel_pieces(x.size(), [&](size_t i0, size_t i1) {
-        kernels::simd_map(x.data() + i0, out.data() + i0, i1 - i0, f);
+        for (size_t i = i0; i < i1; ++i) out.data()[i] = f(x.data()[i]);
     });
     return out;
 }
 
-// out[i] = f(a[i], b[i]) for arrays of one shape
+// out[i] = k(a[i], b[i]) for arrays of one shape, with a kernel of the table
+inline Array zip(const Array& a, const Array& b, kernels::BinaryKernel k) {
+    Array out(a.shape(), Array::uninitialized);
+    kernels::parallel_pieces(a.size(), [&](size_t i0, size_t i1) {
+        k(a.data() + i0, 1, b.data() + i0, 1, out.data() + i0, i1 - i0);
+    });
+    return out;
+}
+
+// out[i] = f(a[i], b[i]) for a function of floats
 template <class F>
 Array zip(const Array& a, const Array& b, F f) {
     Array out(a.shape(), Array::uninitialized);
     kernels::parallel_pieces(a.size(), [&](size_t i0, size_t i1) {
-        kernels::simd_zip(a.data() + i0, b.data() + i0, out.data() + i0, i1 - i0, f);
+        for (size_t i = i0; i < i1; ++i) out.data()[i] = f(a.data()[i], b.data()[i]);
     });
     return out;
 }

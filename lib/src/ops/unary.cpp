@@ -19,16 +19,16 @@ Tensor pow(const Tensor& x, float p) {
 }
 
 Tensor exp(const Tensor& x) {
-    return record(Op::exp, map(x.data(), [](auto v) { return xsimd::exp(v); }), {x}, [](const BackwardContext& ctx) {
+    return record(Op::exp, map(x.data(), simd().exp), {x}, [](const BackwardContext& ctx) {
         // y = e^x  =>  dx = gy * y
-        return grads(zip(ctx.gy, ctx.y, [](auto g, auto v) { return g * v; }));
+        return grads(zip(ctx.gy, ctx.y, simd().mul));
     });
 }
 
 Tensor log(const Tensor& x) {
     return record(Op::log, map(x.data(), [](float v) { return std::log(v); }), {x}, [](const BackwardContext& ctx) {
         // y = ln x  =>  dx = gy / x
-        return grads(zip(ctx.gy, ctx.inputs[0].data(), [](auto g, auto v) { return g / v; }));
+        return grads(zip(ctx.gy, ctx.inputs[0].data(), simd().div));
     });
 }
 
@@ -42,15 +42,14 @@ Tensor sqrt(const Tensor& x) {
 Tensor tanh(const Tensor& x) {
     return record(Op::tanh, map(x.data(), [](float v) { return std::tanh(v); }), {x}, [](const BackwardContext& ctx) {
         // y = tanh x  =>  dx = gy * (1 - y^2)
-        return grads(zip(ctx.gy, ctx.y, [](auto g, auto v) { return g * (decltype(v)(1.f) - v * v); }));
+        return grads(zip(ctx.gy, ctx.y, simd().tanh_grad));
     });
 }
 
 Tensor sigmoid(const Tensor& x) {
-    Array y = map(x.data(), [](auto v) { return decltype(v)(1.f) / (decltype(v)(1.f) + xsimd::exp(-v)); });
-    return record(Op::sigmoid, std::move(y), {x}, [](const BackwardContext& ctx) {
+    return record(Op::sigmoid, map(x.data(), simd().sigmoid), {x}, [](const BackwardContext& ctx) {
         // y = 1 / (1 + e^-x)  =>  dx = gy * y * (1 - y)
-        return grads(zip(ctx.gy, ctx.y, [](auto g, auto v) { return g * v * (decltype(v)(1.f) - v); }));
+        return grads(zip(ctx.gy, ctx.y, simd().sigmoid_grad));
     });
 }
 
@@ -61,30 +60,15 @@ Tensor relu(const Tensor& x) {
     });
 }
 
-// GELU, tanh approximation: 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3).
-// Computed as x * s with s = 0.5 (1 + tanh u) = 1 / (1 + e^(-2u)): the same number, but 1 + tanh u
-// cancels to a few correct digits for x below -3, where s does not.
-static constexpr float kGeluC = 0.7978845608028654f;  // sqrt(2 / pi)
-
-// s for a float or an xsimd batch (map and zip run on batches)
-template <class V>
-static V gelu_s(V v) {
-    V u = V(kGeluC) * (v + V(0.044715f) * v * v * v);
-    return V(1.f) / (V(1.f) + xsimd::exp(V(-2.f) * u));
-}
-
+// GELU, tanh approximation: 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3), computed as
+// x * s with s = 0.5 (1 + tanh u) = 1 / (1 + e^(-2u)): the same number, but 1 + tanh u cancels to a
+// few correct digits for x below -3, where s does not (kernels/vector_kernels.hpp, gelu).
 Tensor gelu(const Tensor& x) {
-    Array y = map(x.data(), [](auto v) { return v * gelu_s(v); });
-    return record(Op::gelu, std::move(y), {x}, [](const BackwardContext& ctx) {
+    return record(Op::gelu, map(x.data(), simd().gelu), {x}, [](const BackwardContext& ctx) {
         // y = 0.5 x (1 + tanh u) = x s  =>  dy/dx = 0.5 (1 + tanh u) + 0.5 x (1 - tanh^2 u) du/dx
         //                                          = s + 2 x s (1 - s) du/dx,
-        // du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2)
-        return grads(zip(ctx.gy, ctx.inputs[0].data(), [](auto g, auto v) {
-            using V = decltype(v);
-            V s = gelu_s(v);
-            V du = V(kGeluC) * (V(1.f) + V(3.f * 0.044715f) * v * v);
-            return g * (s + V(2.f) * v * s * (V(1.f) - s) * du);
-        }));
+        // du/dx = sqrt(2/pi) (1 + 3 * 0.044715 x^2)   (kernels/vector_kernels.hpp, gelu_grad)
+        return grads(zip(ctx.gy, ctx.inputs[0].data(), simd().gelu_grad));
     });
 }
 

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include "pg/optim/optim.hpp"
 #include "../kernels/parallel.hpp"
-#include "../kernels/simd.hpp"
+#include "../kernels/table.hpp"
 #include "chunks.hpp"
 #include "state_check.hpp"
 
@@ -28,58 +28,10 @@ Adam::Adam(std::vector<Tensor> params, AdamOptions opt, bool decoupled)
 AdamW::AdamW(std::vector<Tensor> params, AdamWOptions o)
     : Adam(std::move(params), AdamOptions{o.lr, o.beta1, o.beta2, o.eps, o.weight_decay}, true) {}
 
-// One parameter's values [begin, end), in xsimd batches (the last partial one through a padded
-// copy, so every value gets the same arithmetic): the memory-bound heart of the step.
-struct AdamFactors {
-    float b1, b2, wd, eps, decay, step_size, sqrt_correction2;
-    bool decoupled;
-};
-
-template <class V>
-static void adam_values(V& w, V g, V& m, V& v, const AdamFactors& f) {
-    if (f.decoupled) w = w * f.decay;
-    else g = g + f.wd * w;
-    m = f.b1 * m + (1.f - f.b1) * g;
-    v = f.b2 * v + (1.f - f.b2) * g * g;
-    V denom = xsimd::sqrt(v) / f.sqrt_correction2 + f.eps;
-    w = w - f.step_size * (m / denom);
-}
-
-static void adam_update(float* w, const float* grad, float* m, float* v, size_t begin, size_t end,
-                        const AdamFactors& f) {
-    using B = kernels::FloatBatch;
-    size_t j = begin;
-    for (; j + B::size <= end; j += B::size) {
-        B wb = B::load_unaligned(w + j), mb = B::load_unaligned(m + j), vb = B::load_unaligned(v + j);
-        adam_values(wb, B::load_unaligned(grad + j), mb, vb, f);
-        wb.store_unaligned(w + j);
-        mb.store_unaligned(m + j);
-        vb.store_unaligned(v + j);
-    }
-    if (j == end) return;
-    alignas(64) float tw[B::size] = {}, tg[B::size] = {}, tm[B::size] = {}, tv[B::size] = {};
-    for (size_t k = j; k < end; ++k) {
-        tw[k - j] = w[k];
-        tg[k - j] = grad[k];
-        tm[k - j] = m[k];
-        tv[k - j] = v[k];
-    }
-    B wb = B::load_aligned(tw), mb = B::load_aligned(tm), vb = B::load_aligned(tv);
-    adam_values(wb, B::load_aligned(tg), mb, vb, f);
-    wb.store_aligned(tw);
-    mb.store_aligned(tm);
-    vb.store_aligned(tv);
-    for (size_t k = j; k < end; ++k) {
-        w[k] = tw[k - j];
-        m[k] = tm[k - j];
-        v[k] = tv[k - j];
-    }
-}
-
 void Adam::step() {
     ++t_;
     const float b1 = opt_.beta1, b2 = opt_.beta2, wd = opt_.weight_decay, eps = opt_.eps;
-    std::vector<AdamFactors> factors(params_.size());
+    std::vector<kernels::AdamFactors> factors(params_.size());
     for (size_t i = 0; i < params_.size(); ++i) {
         if (!params_[i].has_grad()) continue;
         size_t t = ++steps_[i];
@@ -94,8 +46,9 @@ void Adam::step() {
     kernels::parallel_for(chunks.size(), [&](size_t c) {
         const detail::Chunk& k = chunks[c];
         Tensor& p = params_[k.param];
-        adam_update(p.mutable_data().data(), p.grad_data().data(), m_[k.param].data(), v_[k.param].data(), k.begin,
-                    k.end, factors[k.param]);
+        // the update in the kernel table's SIMD batches: the memory-bound heart of the step
+        kernels::active().adam_update(p.mutable_data().data(), p.grad_data().data(), m_[k.param].data(),
+                                      v_[k.param].data(), k.begin, k.end, factors[k.param]);
     });
 }
 
