@@ -232,19 +232,24 @@ def lesson_text(site, lang):
     return text
 
 
+def typed(c, tab, lang, pairs):
+    """(term, lesson, results, meta) for each (term, lesson) typed into the search box; errors are failures."""
+    for term, lesson in pairs:
+        try:
+            results, meta = search(tab, term)
+        except cdp.Error as e:
+            c.fail(f"{lang} search '{term}': {e}")
+            continue
+        yield term, lesson, results, meta
+
+
 def check_search(c, tab, base, lang, rows, site, out):
     """Appends its report lines to out (it runs beside the other language's, in a tab of its own)."""
     prefix = "zh/" if lang == "zh" else ""
     if not c.ok(open_search(tab, f"{base}{prefix}index.html"), f"{prefix}index.html: search never got ready"):
         return
     t0, ranks, tag_only, texts = time.time(), [], [], lesson_text(site, lang)
-    for row in rows:
-        term, lesson = row[lang][0], row["lesson"]
-        try:
-            results, meta = search(tab, term)
-        except cdp.Error as e:
-            c.fail(f"{lang} search '{term}': {e}")
-            continue
+    for term, lesson, results, meta in typed(c, tab, lang, [(r[lang][0], r["lesson"]) for r in rows]):
         want = f"{base}{prefix}{lesson}/index.html"
         rank = next((i + 1 for i, r in enumerate(results) if r["href"] == want), None)
         src = [r["href"] for r in results if f"{base}{prefix}src/" in r["href"]]
@@ -258,20 +263,15 @@ def check_search(c, tab, base, lang, rows, site, out):
             tag_only.append(f"{term} ({lesson[:2]})")
     # the text alone (no tag is a part of a word): a Chinese term of 4 or more characters less its first,
     # where its lesson's text has the term, lists the lesson (反向传播 -> 向传播)
-    parts, listed = [r for r in rows if lang == "zh" and len(r["zh"][0]) >= 4 and HAN.search(r["zh"][0][1:])
-                     and r["zh"][0].lower() in texts.get(r["lesson"], "")], 0
-    for row in parts:
-        term, lesson = row["zh"][0][1:], row["lesson"]
-        try:
-            results, meta = search(tab, term)
-        except cdp.Error as e:
-            c.fail(f"{lang} search '{term}': {e}")
-            continue
+    parts = [(r["zh"][0][1:], r["lesson"]) for r in rows if lang == "zh" and len(r["zh"][0]) >= 4
+             and HAN.search(r["zh"][0][1:]) and r["zh"][0].lower() in texts.get(r["lesson"], "")]
+    listed = 0
+    for term, lesson, results, meta in typed(c, tab, lang, parts):
         want = f"{base}{prefix}{lesson}/index.html"
         if want not in [r["href"] for r in results]:
             results = all_results(tab)
         listed += c.ok(want in [r["href"] for r in results],
-                       f"{lang} search '{term}' ({meta}): lesson {lesson}, whose text has {row['zh'][0]}, is not "
+                       f"{lang} search '{term}' ({meta}): lesson {lesson}, whose text has its whole term, is not "
                        f"among the results: " + "; ".join(r["title"] for r in results[:5]))
     if ranks:
         if parts:

@@ -200,7 +200,7 @@ class Site:
                 and (src_file.endswith(".zh.md") or ".zh.md" in read(src_file)):
             # "[en](X/README.md)" in a Chinese text, or beside "[中文](X/README.zh.md)": the English page
             return OTHER_LANG + "../" * (depth + 1) + html
-        new = posixpath.relpath(target, posixpath.dirname(page) or ".")
+        new = posixpath.relpath("/" + target, "/" + posixpath.dirname(page))   # no cwd needed
         return new + ("#" + frag if frag else "")
 
     def convert(self, src_file, page, text):
@@ -324,7 +324,7 @@ class Site:
                     continue
                 target = self.target_page(p)
                 if target:
-                    link = posixpath.relpath(target, posixpath.dirname(page))
+                    link = posixpath.relpath("/" + target, "/" + posixpath.dirname(page))
                     lines.append(f"- [{name}{'/' if os.path.isdir(p) else ''}]({link})\n")
             write(os.path.join(self.docs, page), "".join(lines))
             return
