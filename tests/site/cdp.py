@@ -38,7 +38,7 @@ class Browser:
             stdin=subprocess.DEVNULL, stdout=self._log, stderr=self._log, pass_fds=(3, 4), preexec_fn=fds)
         for fd in [to_child, from_child] + high:
             os.close(fd)
-        self._next, self._replies, self._events = 0, {}, []
+        self._next, self._replies, self._events, self._closed = 0, {}, [], False
         self._cv = threading.Condition()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -74,7 +74,7 @@ class Browser:
         end = time.time() + timeout
         with self._cv:
             while i not in self._replies:
-                if getattr(self, "_closed", False):
+                if self._closed:
                     raise Error(f"{method}: the browser closed")
                 if not self._cv.wait(timeout=max(0.0, end - time.time())) and time.time() >= end:
                     raise Error(f"{method}: no reply in {timeout} s")

@@ -7,14 +7,14 @@
 # of a source file; file://…/zh/index.html -> lesson 1 -> next lesson by clicks, and a search from disk;
 # a screenshot of a Chinese lesson and of Chinese search results, drawn with a Chinese font, kept in
 # build/site-test/ with chromium's log.
-# `--break picture|page|link|search` breaks the site on purpose and the test must then fail (a self-check
+# `--break picture|page|link|folder|search` breaks the site on purpose and the test must then fail (a self-check
 # of the test; ctest does not run it).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 OUT="$ROOT/build/site-test"
 SITE="$OUT/site"
 BREAK=""
-[ "${1:-}" = "--break" ] && BREAK="${2:?--break picture|page|link|search}"
+[ "${1:-}" = "--break" ] && BREAK="${2:?--break picture|page|link|folder|search}"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 command -v mkdocs >/dev/null || fail "mkdocs is not installed (./poet test installs it)"
@@ -27,12 +27,16 @@ rm -rf "$OUT"; mkdir -p "$OUT"
 start=$SECONDS
 
 # 1. the strict build
-if [ "$BREAK" = link ]; then
+if [ "$BREAK" = link ] || [ "$BREAK" = folder ]; then   # the build tree broken, then built as build_site.py does
     python3 "$ROOT/tools/site/build_site.py" --out "$SITE" --no-build >/dev/null
-    echo "A link to [a lesson that is not there](../99_missing/README.md)." >> "$SITE-src/en/docs/22_training_loop/index.md"
-    for lang in en zh; do
+    [ "$BREAK" = link ] && echo "A link to [a lesson that is not there](../99_missing/README.md)." \
+        >> "$SITE-src/en/docs/22_training_loop/index.md"
+    [ "$BREAK" = folder ] && echo "A link to [a folder](../02_dot_softmax/)." >> "$SITE-src/zh/docs/01_hand_attention/index.md"
+    for lang in en zh; do               # en first: it empties the site folder, zh/ included
         mkdocs build --strict --quiet -f "$SITE-src/$lang/mkdocs.yml" || fail "mkdocs build --strict failed ($lang)"
     done
+    python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import build_site; b = build_site.check_links(sys.argv[2]);
+print(*b, sep="\n"); sys.exit(1 if b else 0)' "$ROOT/tools/site" "$SITE" || fail "the links above name no file"
 else
     python3 "$ROOT/tools/site/build_site.py" --out "$SITE" >/dev/null || fail "the site does not build in strict mode"
 fi
