@@ -5,9 +5,10 @@ build_site.py as "pg-other-lang:" + its relative URL, since mkdocs would look fo
 this build; each built page gets the URL back.
 
 The rest makes the site's search work in Chinese and from disk, with Material 8.2 as Debian ships it (its
-search splits text at spaces only, and it has no per-page search exclusion). After the build it rewrites search/search_index.json:
+search splits text at spaces only, and it has no per-page search exclusion). After the build it rewrites
+search/search_index.json:
 - pages under src/ (the copies of repository files) are left out: results are lessons and documents;
-- the Chinese in titles, text and tags is cut into words by jieba (Debian's python3-jieba), with the
+- the Chinese in titles and text is cut into words by jieba (Debian's python3-jieba), with the
   lesson pages' tags (the glossary terms each introduces) and the glossary's bold terms added to its
   dictionary; the words are joined by U+200B, which shows as nothing and is part of the separator;
 - the index's language becomes "pg" (lunr_pg.js) and its separator includes U+200B and Chinese punctuation.
