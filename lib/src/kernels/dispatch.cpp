@@ -23,7 +23,8 @@ std::vector<const KernelTable*> runnable_tables() {
     std::vector<const KernelTable*> tables;
 #if defined(POETGRAD_KERNELS_X86)
     __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("fma"))
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+        __builtin_cpu_supports("fma"))
         tables.push_back(&kTable_avx512);
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) tables.push_back(&kTable_avx2);
     tables.push_back(&kTable_sse2);   // every x86-64 CPU

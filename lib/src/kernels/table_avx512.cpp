@@ -1,4 +1,4 @@
-// The kernel table for AVX-512 F and DQ (16 floats a register, 32 registers: x86-64 CPUs since
+// The kernel table for AVX-512 F, CD and DQ (16 floats a register, 32 registers: x86-64 CPUs since
 // Skylake-SP and Zen 4). CMakeLists.txt compiles this file with that instruction set's flags and no
 // other file with them.
 #include "make_table.hpp"
