@@ -18,11 +18,16 @@ run() { "${emulator[@]+"${emulator[@]}"}" "$program" "$@"; }
 
 # Catch2 2 lists names with --list-test-names-only (its exit code is the count), Catch2 3 with
 # --list-tests --verbosity quiet (it refuses the older flag as an unrecognised token).
-listing="$(run --list-test-names-only ${spec:+"$spec"} 2>&1)"
-if grep -q "Unrecognised token" <<<"$listing"; then
-    listing="$(run --list-tests --verbosity quiet ${spec:+"$spec"} 2>&1)" || fail "could not list its test cases: $listing"
+# (Only what it prints on stdout is the list: an emulator may warn on stderr.)
+errors="$(mktemp)"
+trap 'rm -f "$errors"' EXIT
+listing="$(run --list-test-names-only ${spec:+"$spec"} 2>"$errors")"
+if grep -q "Unrecognised token" "$errors" || grep -q "Unrecognised token" <<<"$listing"; then
+    listing="$(run --list-tests --verbosity quiet ${spec:+"$spec"} 2>"$errors")" ||
+        fail "could not list its test cases: $(cat "$errors")"
 fi
-mapfile -t all < <(grep -v '^$' <<<"$listing")
+all=()
+while IFS= read -r line; do [ -n "$line" ] && all+=("$line"); done <<<"$listing"   # (bash 3.2 has no mapfile)
 [ ${#all[@]} -gt 0 ] || fail "lists no test case${spec:+ for '$spec'}: an empty filter or an empty program runs nothing"
 
 # Names Catch2 would read as a pattern even when escaped, or that ctest and IDEs split, are refused
@@ -39,7 +44,7 @@ mine=()
 for i in "${!all[@]}"; do [ $((i % shards)) -eq "$shard" ] && mine+=("${all[$i]}"); done
 [ ${#mine[@]} -gt 0 ] || { echo "run_cases: $name: 0 of ${#all[@]} cases fall in this shard"; exit 0; }
 list="$(mktemp)"
-trap 'rm -f "$list"' EXIT
+trap 'rm -f "$list" "$errors"' EXIT
 # one name a line; , [ ] and \\ would be read as a list, a tag and an escape: each gets a backslash
 for n in "${mine[@]}"; do printf '%s\n' "$n" | sed -e 's/[][\\,]/\\&/g'; done >"$list"
 out="$(run --input-file "$list" 2>&1)"

@@ -31,14 +31,15 @@ static bool close(double a, double b, double rel = 4e-6, double abs = 1e-30) {
 }
 
 TEST_CASE("the kernel tables: the widest this CPU runs is active, the reference runs everywhere", "[simd]") {
+    const KernelTable& active = pg::kernels::active();   // PG_KERNELS naming a table this CPU lacks ends here
     std::vector<const KernelTable*> tables = pg::kernels::runnable_tables();
     REQUIRE(tables.size() >= 1);
     CHECK(std::string(tables.back()->name) == "reference");
     const char* wanted = std::getenv("PG_KERNELS");
-    if (!wanted || !*wanted) CHECK(&pg::kernels::active() == tables.front());
-    for (const KernelTable* t : tables) INFO("runnable: " << t->name);
+    if (!wanted || !*wanted) CHECK(&active == tables.front());
+    else CHECK(std::string(active.name).rfind(wanted, 0) == 0);
 #if defined(__x86_64__)
-    CHECK(tables.size() >= 3);   // sse2 on every x86-64 CPU, and the reference
+    REQUIRE(tables.size() >= 2);   // sse2 on every x86-64 CPU, and the reference
     CHECK(std::string(tables[tables.size() - 2]->name) == "sse2");
 #elif defined(__aarch64__)
     CHECK(std::string(tables.front()->name) == "neon");
