@@ -1,9 +1,9 @@
 // safetensors files (pg/io/safetensors.hpp): the format's published example bytes, written and read
-// back byte for byte; exact round trips; every rule of the format refused by a crafted header; and
-// a fuzz like the checkpoint loader's, where every damaged file is a SafetensorsError naming the file
-// or a file the format allows, never a crash or another exception.
-// Leaves out: the poet's export and import and the PyTorch proof (test_poet_safetensors.cpp,
-// tests/safetensors/torch_roundtrip.sh).
+// back byte for byte; exact round trips; every rule of the format refused by a crafted header; a
+// fuzz like the checkpoint loader's, where every damaged file is a SafetensorsError naming the file
+// or a file the format allows, never a crash or another exception; and ([poet]) the poet's export
+// and import (poet/torch_export.hpp): nanoGPT's names, the metadata, exact round trips, refusals.
+// Leaves out: the PyTorch proof, which needs Python (tests/safetensors/torch_roundtrip.sh).
 #include "catch.hpp"
 #include <cmath>
 #include <cstdio>
@@ -13,6 +13,10 @@
 #include <pg/pg.hpp>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "poet/model.hpp"
+#include "poet/torch_export.hpp"
+#include "poet/writer.hpp"
+#include "poet_test_util.hpp"
 
 namespace {
 
@@ -474,4 +478,174 @@ TEST_CASE("safetensors: 2,000 random corruptions, each refused by name or a file
     }
     CHECK(json_refused > 850);   // 883 when this was written; the rest land inside a string
     std::remove(path.c_str());
+}
+
+// ---- the poet: export and import ----
+
+namespace {
+
+// A trained tiny poet (tiny_config, 12 steps): its checkpoint holds every key a real one does.
+struct TrainedPoet {
+    poet_test::SmallCorpus corpus{"safetensors"};
+    poet_test::TempDir run{"safetensors_run"};
+    poet::PoetModel model;
+    TrainedPoet() {
+        poet::TrainConfig cfg = poet_test::tiny_config();
+        cfg.n_layer = 2;
+        poet::train(cfg, poet_test::quiet_options(run.path, corpus.path));
+        model = poet::load_model(run.path + "/model.ckpt");
+    }
+};
+
+std::string import_message(const std::string& path) {
+    try {
+        poet::import_safetensors(path);
+    } catch (const pg::CheckpointError& e) {
+        std::string m = e.what();
+        CHECK(m.rfind(path + ": ", 0) == 0);
+        return m;
+    }
+    return "(imported)";
+}
+
+}  // namespace
+
+TEST_CASE("safetensors: every GPT parameter has its nanoGPT name", "[safetensors][poet]") {
+    pg::Generator gen(1);
+    pg::nn::GPTConfig cfg;
+    cfg.vocab_size = 9;
+    cfg.n_layer = 2;
+    cfg.n_head = 2;
+    cfg.n_embd = 8;
+    pg::nn::GPT gpt(cfg, gen);
+    std::vector<std::string> names;
+    for (auto& [name, t] : gpt.named_parameters()) names.push_back(poet::torch_name(name));
+    std::vector<std::string> want = {"transformer.wte.weight", "transformer.wpe.weight"};
+    for (std::string h : {"transformer.h.0.", "transformer.h.1."})
+        for (std::string part : {"ln_1.weight", "ln_1.bias", "attn.c_attn.weight", "attn.c_attn.bias", "attn.c_proj.weight",
+                                 "attn.c_proj.bias", "ln_2.weight", "ln_2.bias", "mlp.c_fc.weight", "mlp.c_fc.bias",
+                                 "mlp.c_proj.weight", "mlp.c_proj.bias"})
+            want.push_back(h + part);
+    for (std::string last : {"transformer.ln_f.weight", "transformer.ln_f.bias", "lm_head.weight"}) want.push_back(last);
+    CHECK(names == want);
+    CHECK(poet::torch_name("blocks.12.mlp.out.bias") == "transformer.h.12.mlp.c_proj.bias");
+    CHECK_THROWS_AS(poet::torch_name("blocks.0.attn.rotary"), std::logic_error);
+    CHECK_THROWS_AS(poet::torch_name("lm_head.weight"), std::logic_error);
+}
+
+TEST_CASE("safetensors: export writes torch's layouts, the settings and the vocabulary; import gives the poet back exactly",
+          "[safetensors][poet]") {
+    TrainedPoet trained;
+    const poet::PoetModel& m = trained.model;
+    std::string path = trained.run.path + "/poet.safetensors";
+    poet::export_safetensors(m, path);
+
+    pg::SafetensorsFile f = pg::load_safetensors(path);
+    const size_t V = m.tok.size(), C = 16;
+    CHECK(f.at("transformer.wte.weight").shape() == pg::Shape{V, C});
+    CHECK(f.at("transformer.wpe.weight").shape() == pg::Shape{32, C});
+    CHECK(f.at("transformer.h.1.attn.c_attn.weight").shape() == pg::Shape{3 * C, C});   // (out, in) as nn.Linear
+    CHECK(f.at("transformer.h.1.mlp.c_fc.weight").shape() == pg::Shape{4 * C, C});
+    CHECK(f.at("transformer.h.1.mlp.c_proj.weight").shape() == pg::Shape{C, 4 * C});
+    CHECK(f.at("lm_head.weight").shape() == pg::Shape{V, C});
+    CHECK(f.tensors.size() == m.gpt->named_parameters().size());
+    for (auto& [name, t] : m.gpt->named_parameters()) CHECK(bits_of(f.at(poet::torch_name(name))) == bits_of(t));
+
+    CHECK(f.metadata.at("format") == "pt");
+    CHECK(f.metadata.at("step") == "12");
+    CHECK(f.metadata.at("model.n_layer") == "2");
+    CHECK(f.metadata.at("model.n_embd") == "16");
+    CHECK(f.metadata.at("model.context") == "32");
+    CHECK(f.metadata.at("model.vocab_size") == std::to_string(V));
+    CHECK(f.metadata.at("train.steps") == "12");
+    CHECK(f.metadata.at("poet.format") == "poet-1");
+    CHECK(f.metadata.count("val_loss") == 1);
+    CHECK(f.metadata.count("tokenizer") == 0);
+    CHECK(f.metadata.count("rng.model") == 0);
+    const std::string& vocab = f.metadata.at("vocab");
+    CHECK(vocab.rfind("[\"<PAD>\",\"<BOS>\",\"<SEP>\",\"<EOS>\",\"<UNK>\",\"" + m.tok.token_str(5) + "\",", 0) == 0);
+    CHECK(poet::tokenizer_from_vocab_json(vocab).serialize() == m.tok.serialize());
+
+    poet::PoetModel back = poet::import_safetensors(path);
+    CHECK(back.step == 12);
+    CHECK(back.tok.serialize() == m.tok.serialize());
+    auto ours = m.gpt->named_parameters(), theirs = back.gpt->named_parameters();
+    REQUIRE(ours.size() == theirs.size());
+    for (size_t i = 0; i < ours.size(); ++i) CHECK(bits_of(theirs[i].second) == bits_of(ours[i].second));
+    pg::Metadata expected = m.metadata;   // the checkpoint's keys but the generators' states
+    expected.erase("rng.model");
+    expected.erase("rng.data");
+    CHECK(back.metadata == expected);
+
+    // the checkpoint import writes is one `./poet write` loads and writes with
+    std::string ckpt = trained.run.path + "/imported.ckpt";
+    pg::save(ckpt, *back.gpt, nullptr, back.step, back.metadata);
+    poet::PoetModel loaded = poet::load_model(ckpt);
+    pg::Generator gen(3);
+    poet::WriteOptions opt;
+    opt.form = poet::Form::Regulated;
+    std::vector<poet::WrittenPoem> poems = poet::write_poems(*loaded.gpt, loaded.tok, {loaded.tok.id(U'春')}, opt, gen);
+    CHECK(poems[0].well_formed);
+    CHECK(poems[0].has_char);
+    // and export -> import -> export writes the same bytes
+    std::string again = trained.run.path + "/again.safetensors";
+    poet::export_safetensors(loaded, again);
+    CHECK(read_bytes(again) == read_bytes(path));
+}
+
+TEST_CASE("safetensors: import refuses a file that does not describe its own GPT, naming the file and what is wrong",
+          "[safetensors][poet]") {
+    TrainedPoet trained;
+    std::string path = trained.run.path + "/poet.safetensors", bad = trained.run.path + "/bad.safetensors";
+    poet::export_safetensors(trained.model, path);
+    const pg::SafetensorsFile good = pg::load_safetensors(path);
+    REQUIRE(import_message(path) == "(imported)");
+    auto with_metadata = [&](const std::string& key, const std::string* value) {
+        pg::Metadata meta = good.metadata;
+        if (value) meta[key] = *value;
+        else meta.erase(key);
+        pg::save_safetensors(bad, good.tensors, meta);
+        return import_message(bad);
+    };
+    auto set = [&](const std::string& key, const std::string& value) { return with_metadata(key, &value); };
+    auto drop = [&](const std::string& key) { return with_metadata(key, nullptr); };
+    auto with_tensors = [&](pg::NamedTensors tensors) {
+        pg::save_safetensors(bad, tensors, good.metadata, pg::NonFinite::Allow);
+        return import_message(bad);
+    };
+
+    CHECK_THAT(drop("vocab"), Contains("checkpoint metadata has no 'vocab'"));
+    CHECK_THAT(drop("model.n_layer"), Contains("has no 'model.n_layer'"));
+    CHECK_THAT(set("vocab", "春眠"), Contains("metadata 'vocab' is not JSON"));
+    CHECK_THAT(set("vocab", "{}"), Contains("is not a JSON list of the tokens in id order"));
+    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>"])"), Contains("is not a JSON list"));
+    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春","眠眠"])"),
+               Contains("metadata 'vocab' entry 6 is \"眠眠\", not one character"));
+    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春",7])"), Contains("entry 6 is 7, not a string"));
+    CHECK_THAT(set("vocab", R"(["<PAD>","<SEP>","<BOS>","<EOS>","<UNK>","春"])"),
+               Contains("metadata 'vocab' entry 1 is \"<SEP>\"; ids 0 to 4 are <PAD> <BOS> <SEP> <EOS> <UNK>"));
+    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春","春"])"), Contains("appears twice"));
+    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春","眠"])"),
+               Contains("model.vocab_size " + std::to_string(trained.model.tok.size()) + " differs from the 7 tokens of 'vocab'"));
+    CHECK_THAT(set("model.n_embd", "15"), Contains("--width 15 must be a multiple of --heads 2"));
+    CHECK_THAT(set("model.n_embd", "32"), Contains("tensor 'transformer.wte.weight' has shape (" +
+                                                   std::to_string(trained.model.tok.size()) + ",16), but (" +
+                                                   std::to_string(trained.model.tok.size()) + ",32) in the GPT"));
+    CHECK_THAT(set("model.n_layer", "3"), Contains("has no tensor 'transformer.h.2.ln_1.weight', which a GPT of model.n_layer 3 needs"));
+    CHECK_THAT(set("model.n_layer", "1"), Contains("tensor 'transformer.h.1.attn.c_attn.bias' is not a parameter of the GPT"));
+    CHECK_THAT(set("train.batch", "0"), Contains("--batch 0 is outside its range [1, 65536]"));
+    CHECK_THAT(set("step", "twelve"), Contains("metadata 'step' = 'twelve' is not a whole number"));
+    CHECK_THAT(set("poet.format", "poet-2"), Contains("metadata 'poet.format' is poet-2, but this poet reads poet-1"));
+    CHECK(drop("train.lr") == "(imported)");   // a training setting the file lacks takes its default
+    CHECK(drop("step") == "(imported)");
+
+    pg::NamedTensors tensors = good.tensors;
+    tensors.emplace_back("transformer.h.0.attn.bias", pg::zeros({1, 1, 32, 32}));   // nanoGPT's mask buffer
+    CHECK_THAT(with_tensors(tensors), Contains("tensor 'transformer.h.0.attn.bias' is not a parameter of the GPT"));
+    tensors = good.tensors;
+    std::vector<float> w = good.at("lm_head.weight").to_vector();
+    w[5] = NAN;
+    for (auto& [name, t] : tensors)
+        if (name == "lm_head.weight") t = pg::tensor(w, t.shape());
+    CHECK_THAT(with_tensors(tensors), Contains(": refused: tensor 'lm_head.weight' holds NaN at element 5"));
 }
