@@ -114,56 +114,65 @@ void export_safetensors(const PoetModel& m, const std::string& path) {
     pg::save_safetensors(path, tensors, meta);
 }
 
+// Every parameter of gpt from the file, under its nanoGPT name; checks every name and shape (and
+// that the file holds nothing else) before it copies any.
+static void load_weights(pg::nn::GPT& gpt, const pg::SafetensorsFile& file) {
+    std::map<std::string, const pg::Tensor*> in_file;
+    for (const auto& [name, t] : file.tensors) in_file[name] = &t;
+    std::set<std::string> used;
+    auto params = gpt.named_parameters();
+    for (auto& [name, p] : params) {
+        std::string want = torch_name(name);
+        auto it = in_file.find(want);
+        if (it == in_file.end())
+            throw std::runtime_error("has no tensor '" + want + "', which a GPT of model.n_layer " +
+                                     std::to_string(gpt.config().n_layer) + " needs");
+        if (it->second->shape() != p.shape())
+            throw std::runtime_error("tensor '" + want + "' has shape " + pg::shape_str(it->second->shape()) + ", but " +
+                                     pg::shape_str(p.shape()) + " in the GPT its metadata describes");
+        used.insert(want);
+    }
+    for (const auto& [name, t] : file.tensors)
+        if (!used.count(name))
+            throw std::runtime_error("tensor '" + name + "' is not a parameter of the GPT (the names: docs/POET.md)");
+    for (auto& [name, p] : params) p.copy_(*in_file.at(torch_name(name)));
+}
+
+// The poet a checked file describes; throws std::runtime_error or std::invalid_argument (without
+// the path) for the first thing that does not fit.
+static PoetModel poet_of(const pg::SafetensorsFile& file) {
+    pg::Metadata meta = file.metadata;
+    Tokenizer tok = tokenizer_from_vocab_json(metadata_at(meta, "vocab"));
+    uint64_t step = meta.count("step") ? step_from(meta.at("step")) : 0;
+    for (const char* key : kExportKeys) meta.erase(key);
+    pg::Metadata defaults;
+    to_metadata(TrainConfig{}, defaults);
+    for (const auto& [key, value] : defaults)
+        if (starts_with(key, "train.")) meta.insert({key, value});   // keeps the file's own
+    validate(train_config_from(meta));   // every size within its limit before anything is built
+    pg::nn::GPTConfig cfg = gpt_config_from(meta);
+    if (cfg.vocab_size != tok.size())
+        throw std::runtime_error("model.vocab_size " + std::to_string(cfg.vocab_size) + " differs from the " +
+                                 std::to_string(tok.size()) + " tokens of 'vocab'");
+
+    PoetModel m = make_model(tok, cfg, 0);
+    pg::Metadata own;
+    model_metadata(m, own);   // poet.format, the tokenizer as a checkpoint keeps it, model.vocab_size
+    if (meta.count("poet.format") && meta.at("poet.format") != own.at("poet.format"))
+        throw std::runtime_error("metadata 'poet.format' is " + meta.at("poet.format") + ", but this poet reads " +
+                                 own.at("poet.format"));
+    load_weights(*m.gpt, file);
+    for (auto& [key, value] : own) meta[key] = value;
+    m.metadata = meta;
+    m.step = step;
+    m.gpt->eval();
+    return m;
+}
+
 PoetModel import_safetensors(const std::string& path) {
     pg::SafetensorsFile file = pg::load_safetensors(path);
     try {
-        pg::Metadata meta = file.metadata;
-        Tokenizer tok = tokenizer_from_vocab_json(metadata_at(meta, "vocab"));
-        uint64_t step = meta.count("step") ? step_from(meta.at("step")) : 0;
-        for (const char* key : kExportKeys) meta.erase(key);
-        pg::Metadata defaults;
-        to_metadata(TrainConfig{}, defaults);
-        for (const auto& [key, value] : defaults)
-            if (starts_with(key, "train.")) meta.insert({key, value});   // keeps the file's own
-        validate(train_config_from(meta));   // every size within its limit before anything is built
-        pg::nn::GPTConfig cfg = gpt_config_from(meta);
-        if (cfg.vocab_size != tok.size())
-            throw std::runtime_error("model.vocab_size " + std::to_string(cfg.vocab_size) + " differs from the " +
-                                     std::to_string(tok.size()) + " tokens of 'vocab'");
-
-        PoetModel m = make_model(tok, cfg, 0);
-        pg::Metadata own;
-        model_metadata(m, own);   // poet.format, the tokenizer as a checkpoint keeps it, model.vocab_size
-        if (meta.count("poet.format") && meta.at("poet.format") != own.at("poet.format"))
-            throw std::runtime_error("metadata 'poet.format' is " + meta.at("poet.format") + ", but this poet reads " +
-                                     own.at("poet.format"));
-        std::map<std::string, const pg::Tensor*> in_file;
-        for (const auto& [name, t] : file.tensors) in_file[name] = &t;
-        std::set<std::string> used;
-        auto params = m.gpt->named_parameters();
-        for (auto& [name, p] : params) {
-            std::string want = torch_name(name);
-            auto it = in_file.find(want);
-            if (it == in_file.end())
-                throw std::runtime_error("has no tensor '" + want + "', which a GPT of model.n_layer " +
-                                         std::to_string(cfg.n_layer) + " needs");
-            if (it->second->shape() != p.shape())
-                throw std::runtime_error("tensor '" + want + "' has shape " + pg::shape_str(it->second->shape()) + ", but " +
-                                         pg::shape_str(p.shape()) + " in the GPT its metadata describes");
-            used.insert(want);
-        }
-        for (const auto& [name, t] : file.tensors)
-            if (!used.count(name))
-                throw std::runtime_error("tensor '" + name + "' is not a parameter of the GPT (the names: docs/POET.md)");
-        for (auto& [name, p] : params) p.copy_(*in_file.at(torch_name(name)));
-
-        for (auto& [key, value] : own) meta[key] = value;
-        m.metadata = meta;
-        m.step = step;
-        m.gpt->eval();
-        return m;
-    } catch (const pg::CheckpointError&) {
-        throw;
+        return poet_of(file);
     } catch (const std::exception& e) {
         throw pg::SafetensorsError(path + ": " + e.what());
     }
