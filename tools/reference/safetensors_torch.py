@@ -6,7 +6,8 @@ is not in Debian 12). The module is nanoGPT's GPT under nanoGPT's names, with th
 our GPT has: the head is its own weight (lm_head.weight, not tied to wte) and GELU is the tanh
 approximation. Little-endian hosts only, as the format's values are.
 
-  safetensors_torch.py logits MODEL.safetensors IDS...        the logits of the last position
+  safetensors_torch.py next MODEL.safetensors 春       the five likeliest first characters of a
+        poem for 春 (the model's logits after BOS 春 SEP)
   safetensors_torch.py verify MODEL.safetensors LOGITS.safetensors [--tol 1e-5]
         LOGITS holds "ids" (B,T) and "logits" (B,T,V) computed elsewhere (poetgrad); runs the same
         ids here and exits 1 unless every logit agrees within tol
@@ -146,14 +147,17 @@ def load_model(path):
     return model.eval(), json.loads(metadata["vocab"])
 
 
-def cmd_logits(args):
+def cmd_next(args):
     model, vocab = load_model(args.model)
+    if args.char not in vocab[len(SPECIALS):]:
+        sys.exit("next: %s is not in the vocabulary of %s" % (args.char, args.model))
+    ids = [SPECIALS.index("<BOS>"), vocab.index(args.char), SPECIALS.index("<SEP>")]
     with torch.no_grad():
-        logits = model(torch.tensor([args.ids]))[0, -1]
-    top = logits.topk(min(5, len(vocab)))
-    print("logits of the next token after", " ".join(vocab[i] for i in args.ids))
-    for value, i in zip(top.values.tolist(), top.indices.tolist()):
-        print("  %-6s %9.5f" % (vocab[i], value))
+        probs = model(torch.tensor([ids]))[0, -1].softmax(-1)
+    top = probs.topk(min(5, len(vocab)))
+    print("after <BOS> %s <SEP>, the likeliest first characters:" % args.char)
+    for p, i in zip(top.values.tolist(), top.indices.tolist()):
+        print("  %s  %.4f" % (vocab[i], p))
 
 
 def cmd_verify(args):
@@ -191,10 +195,10 @@ def cmd_make(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("logits")
+    p = sub.add_parser("next")
     p.add_argument("model")
-    p.add_argument("ids", type=int, nargs="+")
-    p.set_defaults(run=cmd_logits)
+    p.add_argument("char")
+    p.set_defaults(run=cmd_next)
     p = sub.add_parser("verify")
     p.add_argument("model")
     p.add_argument("logits")
