@@ -4,6 +4,7 @@
 #include "pg/io/checkpoint.hpp"
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include "bytes.hpp"
 #include "files.hpp"
 
@@ -104,7 +105,7 @@ std::vector<uint8_t> encode(const std::string& path, const nn::Module& model, co
 // Every check that needs only the file: magic, version, lengths, checksum, header fields.
 Parsed parse(const std::string& path) {
     Parsed p;
-    p.bytes = io::read_whole_file<CheckpointError>(path, "checkpoint", kMaxElements * sizeof(float) + (uint64_t(1) << 30));
+    p.bytes = io::read_whole_file<CheckpointError>(path, "checkpoint", io::kMaxFileBytes);
     const uint8_t* data = p.bytes.data();
     const size_t size = p.bytes.size();
     io::ByteReader file(path, "the file", data, 0, size);
@@ -186,7 +187,11 @@ Parsed parse(const std::string& path) {
 Array values_of(const Parsed& p, const TensorRecord& r) {
     Array a = Array::from_shape(r.shape);
     const uint8_t* src = p.bytes.data() + p.payload_begin + r.offset * 4;
-    for (size_t i = 0; i < a.size(); ++i) a.data()[i] = io::f32_at(src + 4 * i);
+    for (size_t i = 0; i < a.size(); ++i) {
+        uint32_t bits = static_cast<uint32_t>(src[4 * i]) | static_cast<uint32_t>(src[4 * i + 1]) << 8 |
+                        static_cast<uint32_t>(src[4 * i + 2]) << 16 | static_cast<uint32_t>(src[4 * i + 3]) << 24;
+        std::memcpy(a.data() + i, &bits, 4);
+    }
     return a;
 }
 

@@ -13,8 +13,13 @@
 #include <string>
 #include <unistd.h>
 #include <vector>
+#include "pg/shape.hpp"
 
 namespace pg::io {
+
+// The largest file read_whole_file is asked to read: one tensor's worth of float32 at the most
+// (kMaxElements), and 1 GiB for everything else.
+constexpr uint64_t kMaxFileBytes = kMaxElements * sizeof(float) + (uint64_t(1) << 30);
 
 // The reason the last system call failed, as the system words it: "No space left on device".
 inline std::string errno_text() { return std::strerror(errno); }

@@ -16,7 +16,6 @@ namespace {
 
 using Json = nlohmann::json;
 const char kMetadataKey[] = "__metadata__";
-const uint64_t kMaxFile = kMaxElements * sizeof(float) + (uint64_t(1) << 30);   // as a checkpoint
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) { throw SafetensorsError(path + ": " + what); }
 
@@ -185,7 +184,7 @@ void check_coverage(const std::string& path, std::vector<Entry>& entries, uint64
 }  // namespace
 
 SafetensorsFile load_safetensors(const std::string& path, NonFinite non_finite) {
-    std::vector<uint8_t> bytes = io::read_whole_file<SafetensorsError>(path, "safetensors file", kMaxFile);
+    std::vector<uint8_t> bytes = io::read_whole_file<SafetensorsError>(path, "safetensors file", io::kMaxFileBytes);
     if (bytes.size() < 8)
         fail(path, "truncated: " + std::to_string(bytes.size()) + " bytes, fewer than the 8 of the header length");
     io::ByteReader length(path, "the file", bytes.data(), 0, 8);
