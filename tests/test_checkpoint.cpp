@@ -3,30 +3,16 @@
 // ends in a CheckpointError naming the file while the model and optimizer stay untouched.
 #include "catch.hpp"
 #include <cstdio>
-#include <fstream>
-#include <iterator>
 #include <pg/pg.hpp>
-#include <unistd.h>
+#include "file_bytes.hpp"
 
 namespace {
 
-using Bytes = std::vector<uint8_t>;
+using pg_test::Bytes;
+using pg_test::read_bytes;
+using pg_test::write_bytes;
 
-std::string temp_path(const std::string& name) {
-    return "/tmp/pg_test_checkpoint_" + std::to_string(::getpid()) + "_" + name;
-}
-
-Bytes read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-// A fresh file each time: truncating a written file in place can make the filesystem flush it.
-void write_bytes(const std::string& path, const Bytes& b) {
-    std::remove(path.c_str());
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-}
+std::string temp_path(const std::string& name) { return pg_test::temp_path("checkpoint", name); }
 
 // The format's checksum, FNV-1a 64 over every byte before the last 8, written again here so tests
 // can forge files whose damage only the header checks can find.

@@ -39,4 +39,12 @@ expect '--batch 1000000000 is outside its range' train --batch 1000000000
 expect '--lr 1.00000002e+30 is outside its range' train --lr 1e30 --warmup 0 --save-every 1
 expect 'give one of them' train --resume --overwrite
 expect '--out needs a run name' train --out ""
+printf 'not safetensors' >"$tmp/bad.safetensors"
+expect 'usage: ./poet export --to FILE.safetensors' export
+expect 'no such checkpoint' export --checkpoint "$tmp/none.ckpt" --to "$tmp/x.safetensors"
+expect 'usage: ./poet import FILE.safetensors --to CKPT' import "$tmp/bad.safetensors"
+expect 'cannot open: no such file' import "$tmp/none.safetensors" --to "$tmp/x.ckpt"
+expect 'is a directory, not a safetensors file' import "$tmp/dir.ckpt" --to "$tmp/x.ckpt"
+expect 'the header length is' import "$tmp/bad.safetensors" --to "$tmp/x.ckpt"
+[ -e "$tmp/x.ckpt" ] && { echo "bad_input: a refused import wrote $tmp/x.ckpt"; status=1; }
 exit $status

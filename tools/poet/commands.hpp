@@ -1,5 +1,6 @@
-// The poet's commands (`./poet demo|train|write|eval|bench ...`), one file each, and what they share:
-// the flags that set a TrainConfig and where runs live.
+// The poet's commands (`./poet demo|train|write|eval|bench|export|import ...`), one file each (export
+// and import share cmd_export.cpp), and what they share: the flags that set a TrainConfig and where
+// runs live.
 // Leaves out: the bash launcher (./poet), which builds and then execs this program.
 #pragma once
 #include <atomic>
@@ -16,6 +17,8 @@ int cmd_write(int argc, char** argv);
 int cmd_eval(int argc, char** argv);
 int cmd_bench(int argc, char** argv);
 int cmd_demo(int argc, char** argv);
+int cmd_export(int argc, char** argv);
+int cmd_import(int argc, char** argv);
 
 // Flags that set a TrainConfig field, and reading them over the defaults.
 const std::set<std::string>& train_flags();

@@ -1,5 +1,5 @@
-// The poet CLI: `poet demo|train|write|eval|bench [flags]` (normally run through ./poet, which
-// builds first). Every error ends here as one message on stderr and a non-zero exit.
+// The poet CLI: `poet demo|train|write|eval|bench|export|import [flags]` (normally run through
+// ./poet, which builds first). Every error ends here as one message on stderr and a non-zero exit.
 // Leaves out: the commands themselves (cmd_*.cpp).
 #include <cstdio>
 #include <cstring>
@@ -28,7 +28,9 @@ static int usage(int code) {
                  "  train             train a model into runs/NAME/ (--out NAME, --resume)\n"
                  "  write CHAR        write quatrains for one character (--acrostic, --samples N, --free)\n"
                  "  eval [CHAR...]    validation loss, and sampling quality over N samples\n"
-                 "  bench             time the default training step\n");
+                 "  bench             time the default training step\n"
+                 "  export --to F     the checkpoint as a safetensors file PyTorch loads (nanoGPT's names)\n"
+                 "  import F --to C   a safetensors file (from export, or made in PyTorch) as a checkpoint\n");
     return code;
 }
 
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
         if (cmd == "eval") return poet::cmd_eval(argc, argv);
         if (cmd == "bench") return poet::cmd_bench(argc, argv);
         if (cmd == "demo") return poet::cmd_demo(argc, argv);
+        if (cmd == "export") return poet::cmd_export(argc, argv);
+        if (cmd == "import") return poet::cmd_import(argc, argv);
         if (cmd == "help" || cmd == "--help" || cmd == "-h") return usage(0);
         std::fprintf(stderr, "poet: unknown command '%s'\n", cmd.c_str());
         return usage(poet::kExitError);

@@ -7,6 +7,7 @@
 #include "pg/shape.hpp"
 #include "pg/tensor.hpp"
 #include "pg/io/checkpoint.hpp"
+#include "pg/io/safetensors.hpp"
 #include "pg/nn/gpt.hpp"
 #include "pg/nn/layers.hpp"
 #include "pg/nn/module.hpp"

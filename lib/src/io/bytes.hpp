@@ -1,5 +1,6 @@
-// Little-endian encoding for checkpoints: a growing byte buffer to write into, a bounds-checked
-// reader that throws CheckpointError instead of reading past its end, and FNV-1a 64 checksums.
+// Little-endian encoding for checkpoints and safetensors files: a growing byte buffer to write
+// into, a bounds-checked reader that throws CheckpointError instead of reading past its end, a
+// float32 read from four bytes, and FNV-1a 64 checksums.
 // Leaves out: big-endian hosts' native order (every value is encoded byte by byte).
 #pragma once
 #include <cstdint>
@@ -15,6 +16,15 @@ inline uint64_t fnv1a64(const uint8_t* data, size_t n) {
     uint64_t h = 0xcbf29ce484222325ull;
     for (size_t i = 0; i < n; ++i) h = (h ^ data[i]) * 0x100000001b3ull;
     return h;
+}
+
+// The float32 stored little-endian at p.
+inline float f32_at(const uint8_t* p) {
+    uint32_t bits = static_cast<uint32_t>(p[0]) | static_cast<uint32_t>(p[1]) << 8 | static_cast<uint32_t>(p[2]) << 16 |
+                    static_cast<uint32_t>(p[3]) << 24;
+    float v;
+    std::memcpy(&v, &bits, 4);
+    return v;
 }
 
 struct ByteWriter {

@@ -3,14 +3,10 @@
 // copies values into the model and optimizer. Leaves out: partial loads, other dtypes.
 #include "pg/io/checkpoint.hpp"
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <unistd.h>
 #include "bytes.hpp"
+#include "files.hpp"
 
 namespace pg {
 
@@ -49,9 +45,6 @@ void check_finite(const std::string& path, const std::string& doing, Section s, 
                                   (std::isnan(v[i]) ? "NaN" : "an infinity") + " at element " + std::to_string(i) +
                                   " (weights from a diverged run are not a checkpoint)");
 }
-
-// The reason the last system call failed, as the system words it: "No space left on device".
-std::string errno_text() { return std::strerror(errno); }
 
 uint32_t checked_u32(size_t n, const std::string& path, const std::string& what) {
     if (n > 0xffffffffu) throw CheckpointError(path + ": cannot save: " + what + " is longer than 2^32 - 1");
@@ -109,32 +102,10 @@ std::vector<uint8_t> encode(const std::string& path, const nn::Module& model, co
     return file.bytes;
 }
 
-std::vector<uint8_t> read_file(const std::string& path) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    fs::file_status st = fs::status(path, ec);
-    if (!fs::exists(st)) throw CheckpointError(path + ": cannot open: no such file");
-    if (fs::is_directory(st)) throw CheckpointError(path + ": is a directory, not a checkpoint file");
-    if (!fs::is_regular_file(st))
-        throw CheckpointError(path + ": is not a regular file (a FIFO, a device or a socket), so not a checkpoint");
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) throw CheckpointError(path + ": cannot open the file: " + errno_text());
-    std::streamoff size = in.tellg();
-    if (size < 0) throw CheckpointError(path + ": cannot tell the file's size");
-    if (static_cast<uint64_t>(size) > kMaxElements * sizeof(float) + (uint64_t(1) << 30))
-        throw CheckpointError(path + ": is " + std::to_string(size >> 30) + " GiB, larger than any checkpoint (" +
-                              std::to_string(kMaxElements * sizeof(float) >> 30) + " GiB of values at most)");
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    in.seekg(0);
-    in.read(reinterpret_cast<char*>(bytes.data()), size);
-    if (!in) throw CheckpointError(path + ": read error");
-    return bytes;
-}
-
 // Every check that needs only the file: magic, version, lengths, checksum, header fields.
 Parsed parse(const std::string& path) {
     Parsed p;
-    p.bytes = read_file(path);
+    p.bytes = io::read_whole_file<CheckpointError>(path, "checkpoint", io::kMaxFileBytes);
     const uint8_t* data = p.bytes.data();
     const size_t size = p.bytes.size();
     io::ByteReader file(path, "the file", data, 0, size);
@@ -251,24 +222,7 @@ std::vector<const TensorRecord*> match(const std::string& path, const Parsed& p,
 
 void save(const std::string& path, const nn::Module& model, const optim::Optimizer* optimizer, uint64_t step,
           const Metadata& metadata) {
-    std::vector<uint8_t> bytes = encode(path, model, optimizer, step, metadata);
-    std::string tmp = path + ".tmp";
-    std::FILE* f = std::fopen(tmp.c_str(), "wb");
-    if (!f) throw CheckpointError(path + ": cannot open " + tmp + " for writing: " + errno_text());
-    std::string failed;   // the first step that failed, with the system's reason
-    auto step_ok = [&](bool ok, const char* what) {
-        if (!ok && failed.empty()) failed = std::string(what) + ": " + errno_text();
-    };
-    step_ok(std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size(), "writing");
-    step_ok(std::fflush(f) == 0, "writing");
-    step_ok(::fsync(fileno(f)) == 0, "syncing to disk");  // the bytes are on disk before the rename shows them
-    step_ok(std::fclose(f) == 0, "closing");
-    if (failed.empty()) step_ok(std::rename(tmp.c_str(), path.c_str()) == 0, "renaming it into place");
-    if (!failed.empty()) {
-        std::remove(tmp.c_str());
-        throw CheckpointError(path + ": cannot write the checkpoint (via " + tmp + "), " + failed +
-                              "; the previous checkpoint, if any, is kept");
-    }
+    io::write_file_atomically<CheckpointError>(path, encode(path, model, optimizer, step, metadata), "checkpoint");
 }
 
 LoadedCheckpoint read_checkpoint_info(const std::string& path) {
