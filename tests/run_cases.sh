@@ -11,7 +11,7 @@ set -uo pipefail
 emulator=()
 if [ "${1:-}" = "--emulator" ]; then read -r -a emulator <<<"$2"; shift 2; fi
 program="$1" shard="$2" shards="$3" spec="${4:-}"
-name="$(basename "$program") shard $((shard + 1))/$shards${spec:+ $spec}"
+name="$(basename "$program") shard $((shard + 1))/$shards${spec:+ $spec}${PG_KERNELS:+ on the $PG_KERNELS kernels}"
 fail() { echo "run_cases: $name: $*" >&2; exit 1; }
 [ -x "$program" ] || fail "no program $program (was it built?)"
 run() { "${emulator[@]+"${emulator[@]}"}" "$program" "$@"; }

@@ -69,17 +69,24 @@ ctest_in() {
 count_ran() {
     local dir="$1" label="$2" log="$1/Testing/Temporary/LastTest.log" tests cases mistakes
     tests="$(grep -c '^[0-9]*/[0-9]* Testing: ' "$log" 2>/dev/null || echo 0)"
-    cases="$(sed -nE 's/^run_cases: .*: ([0-9]+) of [0-9]+ cases listed, ([0-9]+) ran, all passed$/\2/p' "$log" | awk '{ s += $1 } END { print s + 0 }')"
+    cases="$(catch2_cases_in "$log")"
     mistakes="$(grep -c '^expect_mistake_caught: ok' "$log" || true)"
     COUNT_LINES+=("$label|$tests|$cases|$mistakes")
     echo "$label: $tests ctest tests, $cases Catch2 cases, $mistakes planted mistakes caught" >&2
+}
+
+# The cases pg_tests's shards ran (not the runs again on each kernel table, which name their table).
+catch2_cases_in() {
+    { grep -h '^run_cases: pg_tests shard' "$@" || true; } | grep -v ' kernels: ' |
+        sed -nE 's/^run_cases: pg_tests shard [0-9]+\/[0-9]+ [^:]*: [0-9]+ of [0-9]+ cases listed, ([0-9]+) ran, all passed$/\1/p' |
+        awk '{ s += $1 } END { print s + 0 }'
 }
 
 check_floors() {  # the release build ran at least as many cases and mistakes as tests/FLOORS says
     local dir="$1" log="$1/Testing/Temporary/LastTest.log" want got what
     while read -r what want _; do
         case "$what" in
-            catch2_cases) got="$(sed -nE 's/^run_cases: pg_tests shard [0-9]+\/[0-9]+ (~\[poet\]|\[poet\]): ([0-9]+) of .*/\2/p' "$log" | awk '{ s += $1 } END { print s + 0 }')" ;;
+            catch2_cases) got="$(catch2_cases_in "$log")" ;;
             planted_mistakes) got="$(grep -c '^expect_mistake_caught: ok' "$log" || true)" ;;
             ''|'#'*) continue ;;
             *) echo "tests/FLOORS: unknown line '$what'" >&2; return 1 ;;
@@ -138,9 +145,9 @@ tsan_tests() {
         pids+=($!)
     done
     for i in "${pids[@]}"; do wait "$i" || status=1; done
-    tail -1 "$TSAN_DIR.tests.0.log" "$TSAN_DIR.tests.1.log" >&2
+    tail -q -n 1 "$TSAN_DIR.tests.0.log" "$TSAN_DIR.tests.1.log" >&2
     [ $status -eq 0 ] || { grep -B2 -A30 "WARNING: ThreadSanitizer\|FAILED" "$TSAN_DIR".tests.*.log | head -80 >&2; return 1; }
-    COUNT_LINES+=("ThreadSanitizer|2|$(sed -nE 's/.*: ([0-9]+) of [0-9]+ cases listed, ([0-9]+) ran, all passed$/\2/p' "$TSAN_DIR".tests.*.log | awk '{ s += $1 } END { print s + 0 }')|0")
+    COUNT_LINES+=("ThreadSanitizer|2|$(catch2_cases_in "$TSAN_DIR".tests.*.log)|0")
 }
 
 # The release build's library cases on CPUs without AVX-512 (Haswell: AVX2 and FMA) and without AVX
