@@ -1,25 +1,22 @@
-// The training loop in three parts: restore (a fresh run, or everything a checkpoint holds),
-// train_step (forward, loss, backward, clip, AdamW) and record (metrics row, validation,
-// checkpoint). Everything that decides later steps — weights, optimizer moments and step counts,
-// both generators (data order and dropout masks) — goes into the checkpoint, so a resumed run
-// repeats the uninterrupted run's losses bit for bit (with the same thread count).
+// The training loop: restore (a fresh run, or everything a checkpoint holds), then for each step
+// take_step (the batch, then train_step: forward, loss, backward, clip, AdamW), record (the metrics
+// row, validation at intervals) and save (the checkpoint at intervals). Everything that decides later
+// steps — weights, optimizer moments and step counts, both generators (data order and dropout
+// masks) — goes into the checkpoint, so a resumed run repeats the uninterrupted run's losses bit
+// for bit (with the same kernel table and any thread count). Data-parallel policy: data_parallel.hpp.
 // Leaves out: learning-rate finding, early stopping.
 #include "poet/train.hpp"
 #include <chrono>
 #include <cmath>
-#include <condition_variable>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <unistd.h>
 #include "pg/autograd.hpp"
 #include "pg/ops.hpp"
 #include "pg/threads.hpp"
 #include "poet/corpus.hpp"
-#include "poet/distributed.hpp"
+#include "poet/data_parallel.hpp"
 #include "poet/loss_svg.hpp"
 #include "poet/metrics.hpp"
 #include "poet/model.hpp"
@@ -48,31 +45,6 @@ pg::Tensor batch_loss(pg::nn::GPT& gpt, const Batch& batch) {
     return pg::cross_entropy(logits, batch.targets, kIgnore);              // scalar
 }
 
-namespace {
-
-// Every parameter's gradient summed over the processes: copied into one flat buffer, one
-// allreduce, copied back. (A parameter without a gradient here counts as zeros.)
-void sum_gradients_over_processes(const std::vector<pg::Tensor>& params) {
-    size_t n = 0;
-    for (const pg::Tensor& p : params) n += p.numel();
-    std::vector<float> flat(n, 0.f);
-    size_t at = 0;
-    for (const pg::Tensor& p : params) {
-        if (p.has_grad()) std::copy(p.grad_data().data(), p.grad_data().data() + p.numel(), flat.data() + at);
-        at += p.numel();
-    }
-    dist::sum_in_place(flat.data(), n);
-    at = 0;
-    for (pg::Tensor p : params) {   // a handle: set_grad reaches the parameter itself
-        pg::Array sum(p.shape(), pg::Array::uninitialized);
-        std::copy(flat.data() + at, flat.data() + at + p.numel(), sum.data());
-        p.set_grad(std::move(sum));
-        at += p.numel();
-    }
-}
-
-}  // namespace
-
 StepStats train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const Batch& batch, float lr, float clip,
                      bool pretend_nan, const Share& share) {
     StepStats s;
@@ -81,9 +53,7 @@ StepStats train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const Batch& b
     auto t0 = clock::now();
     pg::Tensor loss = batch_loss(gpt, batch);
     if (share.weight != 1) loss = loss * static_cast<float>(share.weight);
-    s.loss = pretend_nan ? NAN : loss.item();
-    // every process sees the one global loss, so a NaN anywhere stops them all at the same step
-    if (share.sum_over_processes) s.loss = static_cast<float>(dist::sum(s.loss));
+    s.loss = share.total_loss(pretend_nan ? NAN : loss.item());
     s.forward_s = seconds_since(t0);
     if (!std::isfinite(s.loss)) {
         s.diverged = "the training loss is " + fmt("%g", s.loss);
@@ -92,11 +62,9 @@ StepStats train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const Batch& b
     auto t1 = clock::now();
     opt.zero_grad();
     loss.backward();
-    if (share.sum_over_processes) {
-        auto t_sum = clock::now();
-        sum_gradients_over_processes(opt.params());
-        s.allreduce_s = seconds_since(t_sum);
-    }
+    auto t_sum = clock::now();
+    share.total_gradients(opt.params());   // data-parallel: one allreduce; one process: nothing
+    s.allreduce_s = seconds_since(t_sum);
     s.backward_s = seconds_since(t1);
     auto t2 = clock::now();
     s.grad_norm = pg::optim::clip_grad_norm(opt.params(), clip);
@@ -226,130 +194,123 @@ std::string diverged_message(const StepStats& s, size_t step, const TrainResult&
            " Try a lower --lr or a longer --warmup.";
 }
 
-// Data-parallel runs: ends the whole run when no step has finished for `timeout` seconds (a rank
-// that hangs, or one whose peers wait for it forever), instead of a silent deadlock. It exits
-// without MPI calls (MPI is not made for other threads here); mpirun then stops the other ranks.
-class StepWatchdog {
-public:
-    StepWatchdog(double timeout_s, std::string checkpoint) : timeout_s_(timeout_s), checkpoint_(std::move(checkpoint)) {
-        thread_ = std::thread([this] { watch(); });
+// What one call of train() keeps besides the run: where it writes, the result so far, the metrics
+// file and progress bar (rank 0's), and the time its steps took.
+struct Session {
+    Session(const TrainOptions& o, bool lead_)
+        : opt(o), lead(lead_), metrics_path(o.out_dir + "/metrics.csv"), svg_path(o.out_dir + "/loss.svg") {
+        result.checkpoint = o.out_dir + "/model.ckpt";
     }
-    ~StepWatchdog() {
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            done_ = true;
-        }
-        wake_.notify_all();
-        thread_.join();
+    void say(const std::string& s) const {
+        if (opt.show_progress && lead) std::fprintf(stderr, "%s\n", s.c_str());
     }
-    void beat() {
-        std::lock_guard<std::mutex> lock(mutex_);
-        last_ = clock::now();
-    }
-
-private:
-    void watch() {
-        std::unique_lock<std::mutex> lock(mutex_);
-        while (!done_) {
-            wake_.wait_for(lock, std::chrono::seconds(1));
-            if (!done_ && std::chrono::duration<double>(clock::now() - last_).count() > timeout_s_) {
-                std::fprintf(stderr,
-                             "poet train: rank %d: no step finished for %.0f s: another rank died or hangs "
-                             "(--step-timeout S allows longer). Stopping the run; the last checkpoint is kept: %s\n",
-                             dist::world().rank, timeout_s_, checkpoint_.c_str());
-                std::fflush(stderr);
-                std::_Exit(3);
-            }
-        }
-    }
-    double timeout_s_;
-    std::string checkpoint_;
-    clock::time_point last_ = clock::now();
-    bool done_ = false;
-    std::mutex mutex_;
-    std::condition_variable wake_;
-    std::thread thread_;
+    const TrainOptions& opt;
+    bool lead;
+    TrainResult result;
+    std::string metrics_path, svg_path;
+    std::unique_ptr<MetricsWriter> metrics;
+    std::unique_ptr<ProgressBar> bar;
+    double elapsed_before = 0, step_s_total = 0, allreduce_s_total = 0;
+    size_t steps_timed = 0;
+    clock::time_point start = clock::now();
 };
 
-// A hash of every parameter's bits: the same on every rank while they train in step.
-uint64_t parameters_hash(pg::nn::GPT& gpt) {
-    uint64_t h = 1469598103934665603ull;   // FNV-1a
-    for (const pg::Tensor& p : gpt.parameters()) {
-        const unsigned char* bytes = reinterpret_cast<const unsigned char*>(p.ptr());
-        for (size_t i = 0; i < p.numel() * sizeof(float); ++i) h = (h ^ bytes[i]) * 1099511628211ull;
-    }
-    return h;
+// One step: its learning rate and batch (this rank's rows of it), then train_step.
+StepStats take_step(Run& run, const DataParallel& dp, size_t step) {
+    const TrainConfig& c = run.cfg;
+    float lr = pg::optim::warmup_cosine_lr(step, c.warmup, c.steps, c.lr, c.min_lr);
+    Batch batch = sample_batch(run.train_poems, c.batch, run.data_gen);
+    Share share = dp.take_rows(batch);
+    return train_step(*run.model.gpt, *run.optimizer, batch, lr, c.clip, c.inject_nan_at == step + 1, share);
 }
 
-constexpr size_t kHashEvery = 10;   // data-parallel: compare the ranks' parameters every this many steps
+// The metrics row of the step just taken, with the validation loss at intervals (rank 0 measures it).
+void record(Run& run, Session& session, size_t step, const StepStats& s, double step_seconds) {
+    const TrainConfig& c = run.cfg;
+    session.step_s_total += step_seconds;
+    session.allreduce_s_total += s.allreduce_s;
+    ++session.steps_timed;
+    MetricRow row;
+    row.step = step;
+    row.lr = s.lr;
+    row.loss = s.loss;
+    row.grad_norm = s.grad_norm;
+    row.tokens_per_s = static_cast<double>(c.batch * kInputLength) / step_seconds;
+    if (session.lead && (step % c.eval_every == 0 || step == c.steps)) {
+        session.result.val_loss = static_cast<float>(validation_loss(*run.model.gpt, run.val_poems, kValidationBatch).mean);
+        row.val_loss = session.result.val_loss;
+        if (session.bar)
+            session.bar->note("step " + std::to_string(step) + ": val loss " + fmt("%.4f", session.result.val_loss) +
+                              ", train loss " + fmt("%.4f", s.loss));
+    }
+    row.elapsed_s = session.elapsed_before + seconds_since(session.start);
+    if (session.metrics) session.metrics->append(row);
+    run.history.push_back(row);
+    session.result.losses.push_back(s.loss);
+    session.result.step = step;
+}
+
+// The checkpoint of `step`, written by rank 0; every rank learns whether it could, so that all stop
+// together when it could not.
+bool save(Run& run, Session& session, const DataParallel& dp, size_t step) {
+    bool saved = dp.lead() ? save_checkpoint(run, step, session.result) : true;
+    if (dp.any(dp.lead() && !saved) && !dp.lead()) {
+        saved = false;
+        session.result.status = TrainStatus::Diverged;
+        session.result.message = "rank 0 could not save the model (its message says why)";
+    }
+    return saved;
+}
+
+// After the last step: the loss curve, and what the run did.
+void finish(Run& run, Session& session, const DataParallel& dp) {
+    if (session.bar) session.bar->finish();
+    if (dp.lead()) write_loss_svg(session.svg_path, run.history, "poet: " + session.opt.out_dir);
+    if (dp.many() && session.steps_timed > 0)
+        session.say("poet: the gradient allreduce took " +
+                    fmt("%.1f", 1000 * session.allreduce_s_total / static_cast<double>(session.steps_timed)) +
+                    " ms a step, " + fmt("%.1f", 100 * session.allreduce_s_total / session.step_s_total) +
+                    "% of the steps' time on rank 0");
+    if (session.result.status == TrainStatus::Finished)
+        session.say("poet: done in " + format_duration(run.history.back().elapsed_s) + "; checkpoint " +
+                    session.result.checkpoint + ", metrics " + session.metrics_path + ", loss curve " + session.svg_path);
+}
 
 }  // namespace
 
 TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
-    TrainResult result;
-    result.checkpoint = opt.out_dir + "/model.ckpt";
-    const std::string metrics_path = opt.out_dir + "/metrics.csv", svg_path = opt.out_dir + "/loss.svg";
-    const dist::World world = dist::world();   // rank 0 of 1 unless under mpirun --data-parallel
-    const bool lead = world.rank == 0;          // the one process that prints and writes files
-    auto say = [&](const std::string& s) {
-        if (opt.show_progress && lead) std::fprintf(stderr, "%s\n", s.c_str());
-    };
-
-    Run run = restore(cfg, opt, result, metrics_path);
+    Session session(opt, dist::world().rank == 0);
+    TrainResult& result = session.result;
+    Run run = restore(cfg, opt, result, session.metrics_path);
+    const TrainConfig& c = run.cfg;
     if (opt.threads) pg::set_num_threads(opt.threads);
     std::filesystem::create_directories(opt.out_dir);
-    const TrainConfig& c = run.cfg;
     result.step = run.start;
     result.val_loss = NAN;
     for (const MetricRow& r : run.history)
         if (!std::isnan(r.val_loss)) result.val_loss = r.val_loss;
     if (run.start >= c.steps) {
-        say("train: " + result.checkpoint + " has already finished its " + std::to_string(c.steps) + " steps");
+        session.say("train: " + result.checkpoint + " has already finished its " + std::to_string(c.steps) + " steps");
         return result;
     }
+    DataParallel dp(c.batch, opt.step_timeout_s, result.checkpoint);   // one process: does nothing
+    if (c.dropout > 0) dp.own_dropout_stream(*run.model.gen, c.seed);
 
-    if (run.cfg.batch % static_cast<size_t>(world.size) != 0)
-        throw std::invalid_argument("train --data-parallel: --batch " + std::to_string(run.cfg.batch) +
-                                    " does not split evenly over " + std::to_string(world.size) +
-                                    " ranks; give a multiple of " + std::to_string(world.size));
-    const size_t rows = run.cfg.batch / static_cast<size_t>(world.size);   // this rank's share of a batch
-    if (world.size > 1 && world.rank > 0 && c.dropout > 0)   // each rank its own dropout masks
-        *run.model.gen = pg::Generator(c.seed ^ (0xD1B54A32D192ED03ull * static_cast<uint64_t>(world.rank)));
-    std::unique_ptr<StepWatchdog> watchdog;
-    if (world.size > 1) watchdog = std::make_unique<StepWatchdog>(opt.step_timeout_s, result.checkpoint);
-
-    say("poet: " + std::to_string(run.train_poems.size()) + " training poems (corpus '" + c.corpus + "'), " +
-        std::to_string(run.val_poems.size()) + " validation, vocabulary " + std::to_string(run.tok.size()) + ", " +
-        std::to_string(run.model.gpt->num_parameters()) + " parameters, " + std::to_string(pg::num_threads()) +
-        " threads" + (world.size > 1 ? " in each of " + std::to_string(world.size) + " ranks (data-parallel)" : ""));
-    say(opt.resume ? "poet: resuming " + result.checkpoint + " at step " + std::to_string(run.start)
-                   : "poet: training " + std::to_string(c.steps) + " steps into " + opt.out_dir);
-
-    std::unique_ptr<MetricsWriter> metrics;
-    if (lead) metrics = std::make_unique<MetricsWriter>(metrics_path, run.history);
-    std::unique_ptr<ProgressBar> bar;
-    if (opt.show_progress && lead) bar = std::make_unique<ProgressBar>(c.steps, run.start);
-    // rank 0 saves; every rank learns whether it could, so that all stop together when it could not
-    auto save = [&](size_t step) {
-        bool saved = lead ? save_checkpoint(run, step, result) : true;
-        if (world.size > 1 && dist::sum(lead && !saved ? 1.0 : 0.0) > 0 && !lead) {
-            saved = false;
-            result.status = TrainStatus::Diverged;
-            result.message = "rank 0 could not save the model (its message says why)";
-        }
-        return saved;
-    };
-    double elapsed_before = run.history.empty() ? 0.0 : run.history.back().elapsed_s;
-    double step_s_total = 0, allreduce_s_total = 0;   // data-parallel: the allreduce's share of a step
-    size_t steps_timed = 0;
-    auto session_start = clock::now();
+    session.say("poet: " + std::to_string(run.train_poems.size()) + " training poems (corpus '" + c.corpus + "'), " +
+                std::to_string(run.val_poems.size()) + " validation, vocabulary " + std::to_string(run.tok.size()) +
+                ", " + std::to_string(run.model.gpt->num_parameters()) + " parameters, " +
+                std::to_string(pg::num_threads()) + " threads" +
+                (dp.many() ? " in each of " + std::to_string(dp.ranks()) + " ranks (data-parallel)" : ""));
+    session.say(opt.resume ? "poet: resuming " + result.checkpoint + " at step " + std::to_string(run.start)
+                           : "poet: training " + std::to_string(c.steps) + " steps into " + opt.out_dir);
+    if (session.lead) session.metrics = std::make_unique<MetricsWriter>(session.metrics_path, run.history);
+    if (opt.show_progress && session.lead) session.bar = std::make_unique<ProgressBar>(c.steps, run.start);
+    session.elapsed_before = run.history.empty() ? 0.0 : run.history.back().elapsed_s;
     run.model.gpt->train();
 
     for (size_t step = run.start; step < c.steps; ++step) {
-        bool stop = opt.stop && opt.stop->load();
-        if (world.size > 1) stop = dist::sum(stop ? 1.0 : 0.0) > 0;   // one rank stopped: all stop
-        if (stop) {
-            if (save(step)) {
+        if (dp.any(opt.stop && opt.stop->load())) {   // one rank stopped: all stop, and save
+            if (save(run, session, dp, step)) {
                 result.status = TrainStatus::Interrupted;
                 result.message = "interrupted: saved " + result.checkpoint + " at step " + std::to_string(step) +
                                  "; continue with --resume";
@@ -357,60 +318,19 @@ TrainResult train(TrainConfig cfg, const TrainOptions& opt) {
             break;
         }
         auto t0 = clock::now();
-        float lr = pg::optim::warmup_cosine_lr(step, c.warmup, c.steps, c.lr, c.min_lr);
-        Batch batch = sample_batch(run.train_poems, c.batch, run.data_gen);
-        Share share;
-        if (world.size > 1) {   // every rank drew the same global batch: it keeps its rows of it
-            size_t counted = counted_targets(batch);
-            batch = rows_of(batch, rows * static_cast<size_t>(world.rank), rows * static_cast<size_t>(world.rank + 1));
-            share = {static_cast<double>(counted_targets(batch)) / static_cast<double>(counted), true};
-        }
-        StepStats s = train_step(*run.model.gpt, *run.optimizer, batch, lr, c.clip, c.inject_nan_at == step + 1, share);
-        if (watchdog) watchdog->beat();
-        step_s_total += seconds_since(t0);
-        allreduce_s_total += s.allreduce_s;
-        ++steps_timed;
+        StepStats s = take_step(run, dp, step);
         if (!s.diverged.empty()) {
             result.status = TrainStatus::Diverged;
             result.message = diverged_message(s, step + 1, result);
             break;
         }
-
-        // record: the metrics row, validation at intervals, the checkpoint at intervals
-        MetricRow row;
-        row.step = step + 1;
-        row.lr = s.lr;
-        row.loss = s.loss;
-        row.grad_norm = s.grad_norm;
-        row.tokens_per_s = static_cast<double>(c.batch * kInputLength) / seconds_since(t0);
-        if (lead && (row.step % c.eval_every == 0 || row.step == c.steps)) {
-            result.val_loss = static_cast<float>(validation_loss(*run.model.gpt, run.val_poems, kValidationBatch).mean);
-            row.val_loss = result.val_loss;
-            if (bar) bar->note("step " + std::to_string(row.step) + ": val loss " + fmt("%.4f", result.val_loss) +
-                               ", train loss " + fmt("%.4f", s.loss));
-        }
-        row.elapsed_s = elapsed_before + seconds_since(session_start);
-        if (metrics) metrics->append(row);
-        run.history.push_back(row);
-        result.losses.push_back(s.loss);
-        result.step = row.step;
-        if (world.size > 1 && (row.step % kHashEvery == 0 || row.step == c.steps) &&
-            !dist::same_everywhere(parameters_hash(*run.model.gpt)))
-            dist::abort_all("the ranks' parameters differ after step " + std::to_string(row.step) +
-                                " (they must stay bitwise identical); the last checkpoint is kept: " + result.checkpoint,
-                            3);
-        if ((row.step % c.save_every == 0 || row.step == c.steps) && !save(row.step)) break;
-        if (bar) bar->update(row.step, s.loss, result.val_loss, row.tokens_per_s);
-        if (opt.on_step) opt.on_step(row.step, s.loss);
+        record(run, session, step + 1, s, seconds_since(t0));
+        dp.step_done(step + 1, step + 1 == c.steps, *run.model.gpt, result.checkpoint);
+        if (((step + 1) % c.save_every == 0 || step + 1 == c.steps) && !save(run, session, dp, step + 1)) break;
+        if (session.bar) session.bar->update(step + 1, s.loss, result.val_loss, run.history.back().tokens_per_s);
+        if (opt.on_step) opt.on_step(step + 1, s.loss);
     }
-    if (bar) bar->finish();
-    if (lead) write_loss_svg(svg_path, run.history, "poet: " + opt.out_dir);
-    if (world.size > 1 && steps_timed > 0)
-        say("poet: the gradient allreduce took " + fmt("%.1f", 1000 * allreduce_s_total / static_cast<double>(steps_timed)) +
-            " ms a step, " + fmt("%.1f", 100 * allreduce_s_total / step_s_total) + "% of the steps' time on rank 0");
-    if (result.status == TrainStatus::Finished)
-        say("poet: done in " + format_duration(run.history.back().elapsed_s) + "; checkpoint " + result.checkpoint +
-            ", metrics " + metrics_path + ", loss curve " + svg_path);
+    finish(run, session, dp);
     return result;
 }
 

@@ -1,7 +1,7 @@
 // The training loop of `./poet train`: batches of records, AdamW with warmup+cosine, clipping,
 // validation at intervals, metrics.csv, atomic checkpoints (at intervals, at the end, and when
 // `stop` is raised, e.g. by Ctrl-C), exact resumption, and a clean stop on a NaN/inf loss.
-// Under mpirun with --data-parallel, several processes share each batch (Share, distributed.hpp).
+// Under mpirun with --data-parallel, several processes share each batch (data_parallel.hpp).
 // Leaves out: mixed precision, gradient accumulation.
 #pragma once
 #include <atomic>
@@ -11,6 +11,7 @@
 #include "pg/nn/gpt.hpp"
 #include "pg/optim/optim.hpp"
 #include "poet/config.hpp"
+#include "poet/data_parallel.hpp"
 #include "poet/records.hpp"
 
 namespace poet {
@@ -28,14 +29,6 @@ struct StepStats {
     double allreduce_s = 0;   // data-parallel: summing the gradients (inside backward_s)
 };
 
-// Data parallelism (distributed.hpp): this process trains on its rows of the global batch, which
-// hold `weight` = its counted targets / the global batch's. Its loss is weighted by that, and the
-// loss and the gradients are summed over the processes (one allreduce of one flat buffer) before
-// clipping: every process then takes the step one process would take on the whole batch.
-struct Share {
-    double weight = 1;
-    bool sum_over_processes = false;
-};
 
 // One training step: set the learning rate, loss = batch_loss, and unless it is NaN or infinite:
 // zero_grad, backward, clip_grad_norm(clip), and unless the norm is not finite, opt.step().
