@@ -1,11 +1,13 @@
-// How many threads the kernels may use: set_num_threads(n), else PG_NUM_THREADS, else the core count.
-// Leaves out: the threads themselves (kernels/parallel.cpp runs the work).
+// How many threads the kernels may use: set_num_threads(n), else PG_NUM_THREADS, else the core count;
+// and the name of the kernel table in use. Leaves out: the threads themselves (kernels/parallel.cpp
+// runs the work) and the choice of table (kernels/dispatch.cpp).
 #include "pg/threads.hpp"
 #include <atomic>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include "kernels/table.hpp"
 
 namespace pg {
 
@@ -40,6 +42,11 @@ size_t num_threads() {
         chosen_threads = n;
     }
     return n;
+}
+
+std::string kernel_set() {
+    const kernels::KernelTable& t = kernels::active();
+    return std::string(t.name) + " (" + std::to_string(t.lanes) + (t.lanes == 1 ? " float" : " floats") + " a register)";
 }
 
 }  // namespace pg

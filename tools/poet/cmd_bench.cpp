@@ -50,6 +50,7 @@ int cmd_bench(int argc, char** argv) {
     double step_ms = 1000 * (forward_s + backward_s + update_s) / static_cast<double>(repeat);
     std::printf("poet bench: %zu layers, %zu heads, width %zu, batch %zu x %zu tokens, corpus '%s', %zu threads\n",
                 cfg.n_layer, cfg.n_head, cfg.n_embd, B, T, cfg.corpus.c_str(), pg::num_threads());
+    std::printf("kernels %s\n", pg::kernel_set().c_str());
     std::printf("vocab_size %zu\nparameters %zu\n", V, model.gpt->num_parameters());
     std::printf("ms_per_step %.1f   (forward+loss %.1f, backward %.1f, clip+AdamW %.1f; mean of %zu after %zu warm-up)\n",
                 step_ms, 1000 * forward_s / static_cast<double>(repeat), 1000 * backward_s / static_cast<double>(repeat),

@@ -6,6 +6,7 @@
 // Leaves out: comparing checkpoints (run it once per checkpoint).
 #include <cmath>
 #include <cstdio>
+#include "pg/threads.hpp"
 #include "poet/bigram.hpp"
 #include "poet/commands.hpp"
 #include "poet/config.hpp"
@@ -148,6 +149,7 @@ int cmd_eval(int argc, char** argv) {
     Corpus corpus = load_corpus(a.str("data", default_data_dir()), cfg.corpus);
     std::printf("checkpoint %s: step %llu, corpus '%s', vocabulary %zu\n", path.c_str(),
                 static_cast<unsigned long long>(model.step), cfg.corpus.c_str(), model.tok.size());
+    std::printf("kernels %s, %zu threads\n", pg::kernel_set().c_str(), pg::num_threads());
 
     ValLoss v = validation_loss(*model.gpt, encode_poems(corpus.val, model.tok), kValidationBatch);
     if (!std::isfinite(v.mean))
