@@ -4,6 +4,7 @@
 // Leaves out: speed (bench/gemm_bench.cpp).
 #include "catch.hpp"
 #include <atomic>
+#include <cmath>
 #include <random>
 #include <stdexcept>
 #include <string>

@@ -2,6 +2,7 @@
 // test: same weights in, then logits, loss, every parameter's gradient and 10 AdamW steps out.
 // Relative error |ours - torch| / (|torch| + floor), floor as in scaled_rel_diff below.
 #include "catch.hpp"
+#include <cmath>
 #include <cstdio>
 #include <pg/pg.hpp>
 #include "fixture.hpp"

@@ -4,6 +4,7 @@
 // naming what was wrong, never a crash, a hang or an allocation beyond what the message names.
 #include "catch.hpp"
 #include <sys/stat.h>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>

@@ -3,6 +3,7 @@
 // gives the odds it places it by.
 #include "catch.hpp"
 #include <algorithm>
+#include <cmath>
 #include "poet/corpus.hpp"
 #include "poet/decode.hpp"
 #include "poet/eval.hpp"

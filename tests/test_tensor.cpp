@@ -2,6 +2,7 @@
 // Leaves out: gradients (test_autograd.cpp) and error messages (test_shape_errors.cpp).
 #include "catch.hpp"
 #include <pg/pg.hpp>
+#include <cmath>
 
 TEST_CASE("nested initializer lists give the shape", "[tensor]") {
     pg::Tensor v = pg::tensor({1.f, 2.f, 3.f});

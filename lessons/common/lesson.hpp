@@ -2,6 +2,7 @@
 // a lesson's checks.cpp runs on the learner's exercise.cpp (and on starter.cpp, solution.cpp, mistakes.cpp).
 // Leaves out: any of the math a lesson teaches; lessons call the library for that.
 #pragma once
+#include <cmath>
 #include <functional>
 #include <set>
 #include <stdexcept>

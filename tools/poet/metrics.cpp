@@ -1,6 +1,7 @@
 // CSV with a fixed header: step,lr,loss,grad_norm,val_loss,tokens_per_s,elapsed_s.
 // Leaves out: quoting (every field is a number or empty).
 #include "poet/metrics.hpp"
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 #include <stdexcept>
