@@ -72,6 +72,8 @@ ZH_TITLES = {
     "docs/POET.md": "诗人：一字一诗",
     "docs/PERFORMANCE.md": "性能",
     "docs/DISTRIBUTED.md": "用 MPI 做数据并行训练",
+    "docs/PORTABILITY.md": "在哪些系统上构建和运行",
+    "docs/TESTING.md": "./poet test 跑什么、花多少时间",
     "format.md": "一课是怎样搭起来的",
     "project.md": "项目简介",
 }
