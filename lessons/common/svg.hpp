@@ -1,7 +1,8 @@
 // The pictures lessons draw, as SVG text: heatmaps (rows = queries, columns = keys, the value in each
-// cell), a line plot, a computation graph through Graphviz's `dot`, the shapes a picture of its own is
-// made of (header, rect, line, polyline, text, footer), and a well-formedness check the experiments
-// run on what they wrote. Every number is printed with fixed decimals: same input, same bytes.
+// cell), a line plot, a computation graph through Graphviz's `dot`, the shapes a picture of its own
+// is made of (header, rect, line, circle, polyline, path, text, footer), and a well-formedness check
+// the experiments run on what they wrote. Every number is printed with fixed decimals: same input,
+// same bytes.
 // Leaves out: interactivity, legends beyond one line per series, log scales, embedded fonts.
 #pragma once
 #include <algorithm>
@@ -105,6 +106,17 @@ inline std::string rect(double x, double y, double width, double height, const s
 inline std::string line(double x1, double y1, double x2, double y2, const std::string& attributes = "") {
     return "<line x1=\"" + px(x1) + "\" y1=\"" + px(y1) + "\" x2=\"" + px(x2) + "\" y2=\"" + px(y2) + '"' +
            (attributes.empty() ? "" : " " + attributes) + "/>\n";
+}
+
+// A whole radius is written without decimals ("3"), any other with one.
+inline std::string circle(double cx, double cy, double r, const std::string& attributes) {
+    return "<circle cx=\"" + px(cx) + "\" cy=\"" + px(cy) + "\" r=\"" + lesson::num(r, r == std::round(r) ? 0 : 1) + "\" " +
+           attributes + "/>\n";
+}
+
+// d: the path's commands as SVG writes them ("M 10.0 20.0 L 30.0 40.0").
+inline std::string path(const std::string& d, const std::string& attributes) {
+    return "<path " + attributes + " d=\"" + d + "\"/>\n";
 }
 
 inline std::string polyline(const std::vector<std::pair<double, double>>& points, const std::string& attributes) {
@@ -315,8 +327,7 @@ inline std::string line_plot(const LinePlot& p, PlotCounts* counts = nullptr) {
         o << polyline(at, "fill=\"none\" stroke=\"" + s.color + "\" stroke-width=\"2\"");
         if (s.dots)
             for (auto [x, y] : s.points)
-                o << "<circle cx=\"" << px(X(x)) << "\" cy=\"" << px(Y(y)) << "\" r=\"3\" fill=\"" << s.color << "\"/>\n",
-                    ++n.circles;
+                o << circle(X(x), Y(y), 3, "fill=\"" + s.color + '"'), ++n.circles;
         if (!s.name.empty()) {
             o << line(L + pw - 150, legend_y - 4, L + pw - 130, legend_y - 4, "stroke=\"" + s.color + "\" stroke-width=\"2\"")
               << text(L + pw - 124, legend_y, 11, s.name);
