@@ -66,7 +66,7 @@ lesson_dir() {
 
 title_of() {  # the README's first line "# Lesson 01: Attention by hand" -> "Attention by hand"
     if zh && [ -f "$1/README.zh.md" ]; then
-        head -1 "$1/README.zh.md" | sed -E 's/^#+ *第 *[0-9]+ *课[:：] *//'
+        head -1 "$1/README.zh.md" | sed -E 's/^#+ *第 *[0-9]+ *课(:|：) *//'   # (：is 3 bytes: no [...])
     else
         head -1 "$1/README.md" 2>/dev/null | sed -E 's/^#+ *Lesson [0-9]+: *//'
     fi

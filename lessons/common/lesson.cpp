@@ -10,6 +10,7 @@
 #include <unwind.h>
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -80,8 +81,10 @@ void* faulting_instruction(void* context) {
     return reinterpret_cast<void*>(uc->uc_mcontext.pc);
 #elif defined(__APPLE__) && defined(__x86_64__)
     return reinterpret_cast<void*>(uc->uc_mcontext->__ss.__rip);
-#elif defined(__APPLE__) && defined(__aarch64__)
+#elif defined(__APPLE__) && defined(__aarch64__) && defined(__darwin_arm_thread_state64_get_pc)
     return reinterpret_cast<void*>(__darwin_arm_thread_state64_get_pc(uc->uc_mcontext->__ss));
+#elif defined(__APPLE__) && defined(__aarch64__)
+    return reinterpret_cast<void*>(uc->uc_mcontext->__ss.__pc);
 #else
     (void)uc;
     return nullptr;
