@@ -354,11 +354,14 @@ cmd_check() {
     sanitizer_note
     local calls="" code
     if [ -f "$forbidden" ]; then
+        local nm
+        nm="$(build_setting nm)"
         calls="$(mktemp "${TMPDIR:-/tmp}/poet-calls.XXXXXX")"
-        bash "$COMMON/forbidden_calls.sh" scan "$(build_setting nm)" "$forbidden" \
-            "$(head -1 "$BUILD/lessons/forbidden/lesson_${nn}_exercise.objects")" >"$calls"
-        if [ $? -ne 0 ]; then   # (the script said why: nm missing, or no object)
-            say "$(t "so whether your code calls the library's version instead of its own is not checked" "所以没有检查你的代码是否调用了库里现成的版本")"
+        if ! command -v "${nm:-nm}" >/dev/null 2>&1; then
+            say "$(t "nm is not installed (binutils on Linux, the Xcode command line tools on macOS), so whether your code calls the library's version instead of its own is not checked" "没有安装 nm（Linux 上是 binutils，macOS 上是 Xcode 命令行工具），所以没有检查你的代码是否调用了库里现成的版本")"
+        elif ! bash "$COMMON/forbidden_calls.sh" scan "$nm" "$forbidden" \
+                 "$(head -1 "$BUILD/lessons/forbidden/lesson_${nn}_exercise.objects")" >"$calls"; then
+            say "$(t "(so whether your code calls the library's version instead of its own is not checked)" "（所以没有检查你的代码是否调用了库里现成的版本）")"
             : >"$calls"
         fi
     fi
