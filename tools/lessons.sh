@@ -160,9 +160,9 @@ SANITIZER_EXIT=66
 # (lesson.cpp writes it to PG_CHECK_STATE), what happened in words and, when it can be found, the
 # line of SOURCE (or of a lesson file) it happened in.
 run_limited() {
-    local limit="$1" label="$2" program="$3" source="${4:-}" state code reports
+    local limit="$1" label="$2" program="$3" source="${4:-}" state code report
     state="$(mktemp "${TMPDIR:-/tmp}/poet-state.XXXXXX")"
-    reports="$(mktemp -d "${TMPDIR:-/tmp}/poet-sanitizer.XXXXXX")"
+    report="$(mktemp "${TMPDIR:-/tmp}/poet-sanitizer.XXXXXX")"
     # The sanitizers (in the learner's program, lesson_NN_exercise) exit with SANITIZER_EXIT after
     # their report, on stderr, which sanitizer_filter keeps out of sight for sanitizer_report; a crash
     # stays the crash handler's; stacks as module+offset, for the one symboliser. (Other programs
@@ -173,17 +173,17 @@ run_limited() {
         { PG_CHECK_STATE="$state" \
           ASAN_OPTIONS="$common:detect_leaks=0:detect_container_overflow=0:handle_segv=0:handle_sigbus=0:handle_sigfpe=0:handle_sigill=0:handle_abort=0" \
           UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1" \
-          run_watched "$limit" "$program" 4>&-; } 3>&1 1>&4 2>/dev/null | sanitizer_filter "$reports/report" >&2
+          run_watched "$limit" "$program" 4>&-; } 3>&1 1>&4 2>/dev/null | sanitizer_filter "$report" >&2
         code=${PIPESTATUS[0]}
     } 4>&1
     if [ $code -eq 124 ]; then
         say "$(t "stopped after ${limit} s: $(running_in "$state") was still running. An endless loop? A loop whose index never reaches its end, or a while whose condition never turns false. (--timeout S gives it longer)" "${limit} 秒后停止：$(running_in "$state") 还在运行。是死循环吗？循环变量永远到不了终点，或者 while 的条件永远不会变成 false。（--timeout S 可以给它更长时间）")"
-    elif [ $code -eq $SANITIZER_EXIT ] && [ -s "$reports/report" ]; then
-        sanitizer_report "$state" "$program" "$label" "$source" "$reports/report"
+    elif [ $code -eq $SANITIZER_EXIT ] && [ -s "$report" ]; then
+        sanitizer_report "$state" "$program" "$label" "$source" "$report"
     elif [ $code -gt 128 ]; then
         crash_report "$state" "$program" "$label" $((code - 128)) "$source"
     fi
-    rm -rf "$state" "$reports"
+    rm -f "$state" "$report"
     return $code
 }
 
