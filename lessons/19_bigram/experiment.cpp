@@ -306,14 +306,15 @@ static void embedding_bigram(const Data& d) {
                     lesson::num(p_emb.data()(static_cast<size_t>(comma), static_cast<size_t>(next)), 4).c_str());
     }
 
-    const std::string svg = std::string(POET_SOURCE_DIR) + "/lessons/19_bigram/embedding_bigram.svg";
-    plot::write_svg(svg, "the bigram as an Embedding (257 ids), trained with SGD, approaching the counts",
-                    {{"Embedding, all training pairs", "#08519c", curve_train},
-                     {"Embedding, validation", "#d94801", curve_val},
-                     {"counts, training (alpha 0)", "#08519c", {{0, count_train}}, true},
-                     {"counts, validation (alpha 0.03)", "#d94801", {{0, count_val}}, true}},
-                    3.0, 3.4);
-    std::cout << "wrote lessons/19_bigram/embedding_bigram.svg\n";
+    const svg::Output out = svg::in_lesson_folder(__FILE__, "embedding_bigram.svg");
+    svg::write_file(out.path, plot::svg_of("the bigram as an Embedding (257 ids), trained with SGD, approaching the counts",
+                                           {{"Embedding, all training pairs", "#08519c", curve_train},
+                                            {"Embedding, validation", "#d94801", curve_val},
+                                            {"counts, training (alpha 0)", "#08519c", {{0, count_train}}, true},
+                                            {"counts, validation (alpha 0.03)", "#d94801", {{0, count_val}}, true}},
+                                           3.0, 3.4));
+    svg::check_file(out.path);
+    std::cout << "wrote " << out.shown << "\n";
 }
 
 static void run() {

@@ -1,13 +1,11 @@
 // Lesson 19's picture: loss curves against the step, with the level each should reach drawn as a
-// dashed line, written as a standalone SVG. Leaves out: ticks at round numbers (five even ones).
+// dashed line, made of svg.hpp's shapes. Leaves out: ticks at round numbers (five even ones).
 #pragma once
 #include <algorithm>
-#include <cstdio>
-#include <fstream>
-#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
+#include "svg.hpp"
 
 namespace plot {
 
@@ -17,52 +15,38 @@ struct Curve {
     bool dashed = false;                             // a level: draw it across the whole width
 };
 
-inline std::string fixed(double v, int decimals) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
-
-// y runs from lo to hi; a curve above hi is drawn along the top edge.
-inline void write_svg(const std::string& path, const std::string& title, const std::vector<Curve>& curves, double lo,
-                      double hi) {
+// The SVG text; y runs from lo to hi, and a curve above hi is drawn along the top edge.
+inline std::string svg_of(const std::string& title, const std::vector<Curve>& curves, double lo, double hi) {
     const double W = 720, H = 420, left = 60, right = 20, top = 40, bottom = 50, pw = W - left - right,
                  ph = H - top - bottom;
     double x_max = 1;
     for (const Curve& c : curves)
         for (auto [x, y] : c.points) x_max = std::max(x_max, x);
-    auto X = [&](double x) { return fixed(left + pw * x / x_max, 1); };
-    auto Y = [&](double y) { return fixed(top + ph * (1 - (std::clamp(y, lo, hi) - lo) / (hi - lo)), 1); };
+    auto X = [&](double x) { return left + pw * x / x_max; };
+    auto Y = [&](double y) { return top + ph * (1 - (std::clamp(y, lo, hi) - lo) / (hi - lo)); };
 
-    std::ofstream out(path);
-    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << W << "\" height=\"" << H
-        << "\" font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-        << "<text x=\"" << W / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << title << "</text>\n"
-        << "<rect x=\"" << left << "\" y=\"" << top << "\" width=\"" << pw << "\" height=\"" << ph
-        << "\" fill=\"none\" stroke=\"#333\"/>\n";
+    std::string s = svg::header(W, H, 12) + svg::text(W / 2, 22, 15, title, "middle") +
+                    svg::rect(left, top, pw, ph, "fill=\"none\" stroke=\"#333\"");
     for (int i = 0; i <= 4; ++i) {
         double y = lo + (hi - lo) * i / 4, x = x_max * i / 4;
-        out << "<text x=\"" << left - 6 << "\" y=\"" << Y(y) << "\" text-anchor=\"end\">" << fixed(y, 2) << "</text>\n"
-            << "<text x=\"" << X(x) << "\" y=\"" << top + ph + 18 << "\" text-anchor=\"middle\">" << fixed(x, 0)
-            << "</text>\n";
+        s += svg::text(left - 6, Y(y), 12, lesson::num(y, 2), "end") +
+             svg::text(X(x), top + ph + 18, 12, lesson::num(x, 0), "middle");
     }
-    out << "<text x=\"" << left + pw / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">step</text>\n"
-        << "<text transform=\"translate(16," << top + ph / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-        << "cross-entropy (nats per character)</text>\n";
+    s += svg::text(left + pw / 2, H - 10, 12, "step", "middle") +
+         svg::text(0, 0, 12, "cross-entropy (nats per character)", "middle",
+                   "transform=\"translate(16," + svg::px(top + ph / 2) + ") rotate(-90)\"");
     for (size_t i = 0; i < curves.size(); ++i) {
         const Curve& c = curves[i];
-        std::string style = "fill=\"none\" stroke=\"" + c.color + "\" stroke-width=\"2\"" +
-                            (c.dashed ? " stroke-dasharray=\"6 4\"" : "");
-        out << "<polyline " << style << " points=\"";
-        if (c.dashed) out << X(0) << ',' << Y(c.points[0].second) << ' ' << X(x_max) << ',' << Y(c.points[0].second);
+        const std::string style = "fill=\"none\" stroke=\"" + c.color + "\" stroke-width=\"2\"" +
+                                  (c.dashed ? " stroke-dasharray=\"6 4\"" : "");
+        std::vector<std::pair<double, double>> at;
+        if (c.dashed) at = {{X(0), Y(c.points[0].second)}, {X(x_max), Y(c.points[0].second)}};
         else
-            for (auto [x, y] : c.points) out << X(x) << ',' << Y(y) << ' ';
-        double ly = top + 16 + 18 * static_cast<double>(i), lx = left + pw - 260;
-        out << "\"/>\n<line x1=\"" << lx << "\" y1=\"" << ly << "\" x2=\"" << lx + 24 << "\" y2=\"" << ly << "\" "
-            << style << "/><text x=\"" << lx + 30 << "\" y=\"" << ly + 4 << "\">" << c.label << "</text>\n";
+            for (auto [x, y] : c.points) at.emplace_back(X(x), Y(y));
+        const double ly = top + 16 + 18 * static_cast<double>(i), lx = left + pw - 260;
+        s += svg::polyline(at, style) + svg::line(lx, ly, lx + 24, ly, style) + svg::text(lx + 30, ly + 4, 12, c.label);
     }
-    out << "</svg>\n";
-    if (!out) throw std::runtime_error("plot: cannot write " + path);
+    return s + svg::footer();
 }
 
 }  // namespace plot

@@ -1,24 +1,29 @@
 // Lesson 26 experiment: one matrix product made fast step by step (the triple loop, the loop order
-// i,k,j, blocks for the caches, packing and an xsimd micro-kernel), then the library's gemm on 1 and
-// 2 threads, each in GFLOP/s beside this machine's measured FMA peak; and why "the same bits as
-// gemm_reference" needs the same order of the sum. Leaves out: transposes and leading dimensions in
-// the timed steps (the library's gemm has them; the exercise writes them).
-#include <xsimd/xsimd.hpp>
+// i,k,j, blocks for the caches, packing and a micro-kernel), then the library's gemm on 1 and 2
+// threads, each in GFLOP/s beside this machine's measured FMA peak; and why "the same bits as
+// gemm_reference" needs the same order of the sum. The micro-kernel and the peak probe are written
+// once with the compiler's vector types (GCC and Clang) and compiled per instruction set (x86-64:
+// SSE2, AVX2 + FMA, AVX-512, through target attributes; aarch64: NEON), the widest the CPU runs chosen
+// when the program starts, as the library chooses its kernel table. Leaves out: transposes and
+// leading dimensions in the timed steps (the library's gemm has them; the exercise writes them).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 #include "kernels/gemm.hpp"
+#include "kernels/table.hpp"
 #include "lesson.hpp"
 #include "pg/threads.hpp"
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
 #include "poet/records.hpp"
 #include "poet/tokenizer.hpp"
+#include "svg.hpp"
 
 namespace {
 
@@ -126,17 +131,9 @@ constexpr size_t BLOCK_M = 64, BLOCK_N = 256, BLOCK_K = 128;
 // block of k; per step of k it takes NV vectors of B and MR broadcast values of A, and does MR * NV
 // FMAs on them. Packing copies the blocks of A and B it reads into that order, so every load is
 // the next one in memory.
-using Vec = xsimd::batch<float>;
-constexpr size_t W = Vec::size;   // floats per register in this program
-constexpr size_t NV = 2, NR = NV * W, MR = 6;  // 12 accumulators, 2 of B, 1 of A: 15 registers
+constexpr size_t NV = 2, MR = 6;  // 12 accumulators, 2 of B, 1 of A: 15 registers
 constexpr size_t KC = 256, MC = MR * 16;
-#ifdef __FMA__
-constexpr bool kFmaInstruction = true;   // one instruction: a * b + c, rounded once
-#else
-constexpr bool kFmaInstruction = false;  // xsimd::fma is then a multiply and an add
-#endif
-// xsimd picks its registers when this file is compiled, from what the compiler may use
-// (-march=native: all of this machine's); the library's gemm was compiled with -march=native.
+constexpr size_t MAX_W = 16;      // the widest register here: AVX-512's 16 floats
 
 // Packs B[k0 : k0+kc, j0 : j0+nc] (row stride ldb) as panels of nr columns, each k-major: panel p
 // holds, for k = 0..kc-1, the nr values B[k0 + k, j0 + p*nr + c]; zeros past the last column.
@@ -154,26 +151,105 @@ void pack_a(const float* A, size_t lda, size_t i0, size_t mc, size_t k0, size_t 
             for (size_t r = 0; r < MR; ++r) *dst++ = p + r < mc ? A[(i0 + p + r) * lda + k0 + k] : 0.f;
 }
 
-// tile (MR,NR) = sum over k < kc of column k of the A panel times row k of the B panel.
-void micro_kernel(size_t kc, const float* a, const float* b, float* tile) {
-    Vec acc[MR][NV];
+// Registers as the compiler's vector types: W floats, +, * and a scalar broadcast like numbers;
+// `acc = a * b + acc` becomes one FMA instruction where the instruction set has one.
+typedef float Floats16 __attribute__((vector_size(64)));
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef float Floats4 __attribute__((vector_size(16)));
+
+// tile (MR,NR) = sum over k < kc of column k of the A panel times row k of the B panel, NR = NV * W.
+// Compiled inside each instruction set's function below, with that set's registers.
+template <class V>
+[[gnu::always_inline]] inline void micro_kernel_of(size_t kc, const float* a, const float* b, float* tile) {
+    constexpr size_t W = sizeof(V) / sizeof(float), NR = NV * W;
+    V acc[MR][NV];
     for (size_t r = 0; r < MR; ++r)
-        for (size_t v = 0; v < NV; ++v) acc[r][v] = Vec(0.f);
+        for (size_t v = 0; v < NV; ++v) acc[r][v] = V{};
     for (size_t k = 0; k < kc; ++k, a += MR, b += NR) {
-        Vec b0 = Vec::load_unaligned(b), b1 = Vec::load_unaligned(b + W);
+        V b0, b1;
+        std::memcpy(&b0, b, sizeof b0);   // an unaligned load
+        std::memcpy(&b1, b + W, sizeof b1);
         for (size_t r = 0; r < MR; ++r) {
-            Vec ar(a[r]);
-            acc[r][0] = xsimd::fma(ar, b0, acc[r][0]);
-            acc[r][1] = xsimd::fma(ar, b1, acc[r][1]);
+            V ar = V{} + a[r];            // a[r] in every lane
+            acc[r][0] = ar * b0 + acc[r][0];
+            acc[r][1] = ar * b1 + acc[r][1];
         }
     }
     for (size_t r = 0; r < MR; ++r)
-        for (size_t v = 0; v < NV; ++v) acc[r][v].store_unaligned(tile + r * NR + v * W);
+        for (size_t v = 0; v < NV; ++v) std::memcpy(tile + r * NR + v * W, &acc[r][v], sizeof acc[r][v]);
+}
+
+// ---- the machine's peak: how many FMAs one core finishes per second when nothing waits ----
+// `chains` independent chains acc = acc * x + y: an FMA takes 4 or 5 cycles and a core starts up to
+// two per cycle (x86-64), so about ten must be in flight to keep both units busy; 16 where there are
+// 32 registers (AVX-512, NEON: some cores start four a cycle).
+template <class V, size_t CHAINS>
+[[gnu::always_inline]] inline float fma_chains(size_t steps) {
+    constexpr size_t W = sizeof(V) / sizeof(float);
+    V acc[CHAINS];
+    for (size_t c = 0; c < CHAINS; ++c) acc[c] = V{} + 0.001f * float(c);
+    V x = V{} + 0.9999f, y = V{} + 0.0001f;
+    for (size_t s = 0; s < steps; ++s)
+        for (size_t c = 0; c < CHAINS; ++c) acc[c] = acc[c] * x + y;  // one FMA each, where there is one
+    float sum = 0.f;
+    for (size_t c = 0; c < CHAINS; ++c)
+        for (size_t l = 0; l < W; ++l) sum += acc[c][l];
+    return sum;  // the caller uses it, so the chains are computed
+}
+
+// One instruction set's micro-kernel and peak probe, and what they run on.
+struct Isa {
+    const char* name;    // "AVX2 + FMA"
+    size_t lanes;        // W, floats per register
+    size_t chains;       // of the peak probe
+    const char* fma;     // whether `a * b + c` is one instruction
+    void (*micro_kernel)(size_t kc, const float* a, const float* b, float* tile);
+    float (*chains_run)(size_t steps);
+};
+
+#if defined(__x86_64__) || defined(_M_X64)
+[[gnu::target("avx512f"), gnu::noinline]] void micro_kernel_avx512(size_t kc, const float* a, const float* b, float* t) { micro_kernel_of<Floats16>(kc, a, b, t); }
+[[gnu::target("avx2,fma"), gnu::noinline]] void micro_kernel_avx2(size_t kc, const float* a, const float* b, float* t) { micro_kernel_of<Floats8>(kc, a, b, t); }
+[[gnu::noinline]] void micro_kernel_sse2(size_t kc, const float* a, const float* b, float* t) { micro_kernel_of<Floats4>(kc, a, b, t); }
+[[gnu::target("avx512f"), gnu::noinline]] float fma_chains_avx512(size_t steps) { return fma_chains<Floats16, 16>(steps); }
+[[gnu::target("avx2,fma"), gnu::noinline]] float fma_chains_avx2(size_t steps) { return fma_chains<Floats8, 10>(steps); }
+[[gnu::noinline]] float fma_chains_sse2(size_t steps) { return fma_chains<Floats4, 10>(steps); }
+
+// The widest this CPU runs (the compiler's __builtin_cpu_supports also asks whether the system
+// saves the wide registers), or a narrower one PG_KERNELS names (sse2, avx2), as the library's
+// kernel table is chosen.
+Isa widest_isa() {
+    __builtin_cpu_init();
+    const char* wanted = std::getenv("PG_KERNELS");
+    const std::string want = wanted ? wanted : "";
+    if (__builtin_cpu_supports("avx512f") && want != "avx2" && want != "sse2")
+        return {"AVX-512", 16, 16, "yes", micro_kernel_avx512, fma_chains_avx512};
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && want != "sse2")
+        return {"AVX2 + FMA", 8, 10, "yes", micro_kernel_avx2, fma_chains_avx2};
+    return {"SSE2", 4, 10, "no (a multiply, then an add)", micro_kernel_sse2, fma_chains_sse2};
+}
+#elif defined(__aarch64__)
+[[gnu::noinline]] void micro_kernel_neon(size_t kc, const float* a, const float* b, float* t) { micro_kernel_of<Floats4>(kc, a, b, t); }
+[[gnu::noinline]] float fma_chains_neon(size_t steps) { return fma_chains<Floats4, 16>(steps); }
+Isa widest_isa() { return {"NEON", 4, 16, "yes", micro_kernel_neon, fma_chains_neon}; }   // every aarch64 CPU
+#else
+[[gnu::noinline]] void micro_kernel_plain(size_t kc, const float* a, const float* b, float* t) { micro_kernel_of<Floats4>(kc, a, b, t); }
+[[gnu::noinline]] float fma_chains_plain(size_t steps) { return fma_chains<Floats4, 10>(steps); }
+Isa widest_isa() {
+    return {"this CPU's baseline (4-float vectors as the compiler builds them)", 4, 10, "as the compiler chooses",
+            micro_kernel_plain, fma_chains_plain};
+}
+#endif
+
+const Isa& isa() {
+    static const Isa chosen = widest_isa();
+    return chosen;
 }
 
 [[gnu::noinline]] void matmul_packed(size_t n, const float* A, const float* B, float* C) {
+    const size_t NR = NV * isa().lanes;
     std::vector<float> a_packed(((MC + MR - 1) / MR) * MR * KC), b_packed(((n + NR - 1) / NR) * NR * KC);
-    float tile[MR * NR];
+    float tile[MR * NV * MAX_W];
     std::fill(C, C + n * n, 0.f);
     for (size_t k0 = 0; k0 < n; k0 += KC) {
         size_t kc = std::min(KC, n - k0);
@@ -183,7 +259,7 @@ void micro_kernel(size_t kc, const float* a, const float* b, float* tile) {
             pack_a(A, n, i0, mc, k0, kc, a_packed.data());
             for (size_t jr = 0; jr < n; jr += NR)
                 for (size_t ir = 0; ir < mc; ir += MR) {
-                    micro_kernel(kc, a_packed.data() + ir * kc, b_packed.data() + jr * kc, tile);
+                    isa().micro_kernel(kc, a_packed.data() + ir * kc, b_packed.data() + jr * kc, tile);
                     size_t rows = std::min(MR, mc - ir), cols = std::min(NR, n - jr);
                     for (size_t r = 0; r < rows; ++r)
                         for (size_t c = 0; c < cols; ++c) C[(i0 + ir + r) * n + jr + c] += tile[r * NR + c];
@@ -192,54 +268,12 @@ void micro_kernel(size_t kc, const float* a, const float* b, float* tile) {
     }
 }
 
-// ---- the machine's peak: how many FMAs one core finishes per second when nothing waits ----
-// CHAINS independent chains acc = acc * x + y: an FMA takes 4 or 5 cycles and a core starts up to
-// two per cycle, so about ten must be in flight to keep both units busy. The chains are compiled
-// three times, for AVX-512, for AVX2 + FMA and for SSE2 (GCC's target attribute), and the CPU is
-// asked at run time which it has: the peak is the machine's, whatever this program was compiled for.
-constexpr size_t CHAINS = 10;
-typedef float Floats16 __attribute__((vector_size(64)));
-typedef float Floats8 __attribute__((vector_size(32)));
-typedef float Floats4 __attribute__((vector_size(16)));
-
-template <class V, size_t LANES>
-[[gnu::always_inline]] inline float fma_chains(size_t steps) {  // compiled inside each caller below
-    V acc[CHAINS];
-    for (size_t c = 0; c < CHAINS; ++c) acc[c] = V{} + 0.001f * float(c);
-    V x = V{} + 0.9999f, y = V{} + 0.0001f;
-    for (size_t s = 0; s < steps; ++s)
-        for (size_t c = 0; c < CHAINS; ++c) acc[c] = acc[c] * x + y;  // one FMA each, where there is one
-    float sum = 0.f;
-    for (size_t c = 0; c < CHAINS; ++c)
-        for (size_t l = 0; l < LANES; ++l) sum += acc[c][l];
-    return sum;  // the caller uses it, so the chains are computed
-}
-[[gnu::target("avx512f"), gnu::noinline]] float fma_chains_avx512(size_t steps) { return fma_chains<Floats16, 16>(steps); }
-[[gnu::target("avx2,fma"), gnu::noinline]] float fma_chains_avx2(size_t steps) { return fma_chains<Floats8, 8>(steps); }
-[[gnu::noinline]] float fma_chains_sse2(size_t steps) { return fma_chains<Floats4, 4>(steps); }
-
-struct Peak {
-    std::string instructions;
-    size_t lanes;
-    double gflops;
-};
-
-Peak fma_peak() {
+double fma_peak_gflops() {
     const size_t steps = 1 << 18;
-    Peak peak{"SSE2, no FMA instruction (a multiply, then an add)", 4, 0.0};
-    float (*chains)(size_t) = fma_chains_sse2;
-    if (__builtin_cpu_supports("avx512f")) {
-        peak = {"AVX-512", 16, 0.0};
-        chains = fma_chains_avx512;
-    } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-        peak = {"AVX2 + FMA", 8, 0.0};
-        chains = fma_chains_avx2;
-    }
     float sink = 0.f;
-    double seconds = best_seconds([&] { sink += chains(steps); }, 0.2);
+    double seconds = best_seconds([&] { sink += isa().chains_run(steps); }, 0.2);
     if (sink == 12345.f) std::cout << " ";
-    peak.gflops = 2.0 * peak.lanes * CHAINS * steps / seconds * 1e-9;
-    return peak;
+    return 2.0 * isa().lanes * isa().chains * steps / seconds * 1e-9;
 }
 
 // ---- the picture: in what order the inner loop reads B ----
@@ -266,27 +300,25 @@ void write_order_svg(const std::string& path) {
     for (size_t offset = 0; offset < K * N; ++offset) panels[2].order[size_t(packed[offset])] = offset;
 
     const size_t panel_w = N * cell, gap = 40, top = 56, height = top + K * cell + 34;
-    std::ofstream svg(path);
-    svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << 3 * panel_w + 4 * gap << "\" height=\"" << height
-        << "\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
+    std::string s = svg::header(double(3 * panel_w + 4 * gap), double(height));
     for (size_t p = 0; p < panels.size(); ++p) {
-        size_t x0 = gap + p * (panel_w + gap);
-        svg << "<text x=\"" << x0 << "\" y=\"20\" font-size=\"13\" font-weight=\"bold\">" << panels[p].title
-            << "</text>\n<text x=\"" << x0 << "\" y=\"38\" font-size=\"12\">" << panels[p].subtitle << "</text>\n";
+        const double x0 = double(gap + p * (panel_w + gap));
+        s += svg::text(x0, 20, 13, panels[p].title, "start", "font-weight=\"bold\"") + svg::text(x0, 38, 12, panels[p].subtitle);
         for (size_t k = 0; k < K; ++k)
             for (size_t j = 0; j < N; ++j) {
                 size_t t = panels[p].order[k * N + j];
                 int shade = 245 - int(170 * t / (K * N - 1));  // early reads light, late reads dark
-                svg << "<rect x=\"" << x0 + j * cell << "\" y=\"" << top + k * cell << "\" width=\"" << cell
-                    << "\" height=\"" << cell << "\" fill=\"rgb(" << shade << "," << shade << ",255)\" stroke=\"#888\"/>"
-                    << "<text x=\"" << x0 + j * cell + cell / 2 << "\" y=\"" << top + k * cell + 17
-                    << "\" font-size=\"11\" text-anchor=\"middle\" fill=\"" << (shade < 150 ? "white" : "black")
-                    << "\">" << t << "</text>\n";
+                const double x = x0 + double(j * cell), y = double(top + k * cell);
+                const std::string rgb = std::to_string(shade);
+                s += svg::rect(x, y, cell, cell, "fill=\"rgb(" + rgb + "," + rgb + ",255)\" stroke=\"#888\"") +
+                     svg::text(x + cell / 2.0, y + 17, 11, std::to_string(t), "middle",
+                               std::string("fill=\"") + (shade < 150 ? "white" : "black") + "\"");
             }
-        svg << "<text x=\"" << x0 << "\" y=\"" << top + K * cell + 22 << "\" font-size=\"12\">B (K=" << K
-            << ", N=" << N << "): row k, column j</text>\n";
+        s += svg::text(x0, double(top + K * cell + 22), 12,
+                       "B (K=" + std::to_string(K) + ", N=" + std::to_string(N) + "): row k, column j");
     }
-    svg << "</svg>\n";
+    svg::write_file(path, s + svg::footer());
+    svg::check_file(path);
 }
 
 // ---- the lesson ----
@@ -391,12 +423,14 @@ void timed_steps() {
               << BLOCK_K * BLOCK_N * 4 / 1024 << " KB\n";
     time_step("blocked i,k,j", [&](float* c) { matmul_blocked(n, A.data(), B.data(), c); }, 0.3);
 
-    lesson::section("step 4: packing and an xsimd micro-kernel");
-    std::cout << "this program's xsimd: " << xsimd::default_arch::name() << ", " << W
-              << " floats per register; FMA instruction: " << (kFmaInstruction ? "yes" : "no (a multiply, then an add)")
-              << "\n"
-              << "micro-tile MR x NR = " << MR << " x " << NR << " (" << MR * NV << " registers of accumulators), KC = "
-              << KC << ", MC = " << MC << "\n";
+    lesson::section("step 4: packing and a micro-kernel");
+    const pg::kernels::KernelTable& library = pg::kernels::active();
+    std::cout << "this program's micro-kernel: " << isa().name << ", " << isa().lanes
+              << " floats per register; FMA instruction: " << isa().fma << "\n"
+              << "the library's gemm: kernel table " << library.name << ", " << library.lanes
+              << " floats per register (lib/src/kernels/table.hpp)\n"
+              << "micro-tile MR x NR = " << MR << " x " << NV * isa().lanes << " (" << MR * NV
+              << " registers of accumulators), KC = " << KC << ", MC = " << MC << "\n";
     time_step("packed + micro-kernel", [&](float* c) { matmul_packed(n, A.data(), B.data(), c); }, 0.3);
 
     lesson::section("step 5: the library's gemm, and threads");
@@ -431,12 +465,10 @@ void timed_steps() {
     pg::set_num_threads(threads);
 
     lesson::section("step 6: beside the machine's FMA peak");
-    Peak machine = fma_peak();
-    double peak = machine.gflops;
+    double peak = fma_peak_gflops();
     char line[200];
-    std::snprintf(line, sizeof line,
-                  "this machine's widest FMA: %s, %zu floats; one core, %zu chains: %.1f GFLOP/s\n",
-                  machine.instructions.c_str(), machine.lanes, CHAINS, peak);
+    std::snprintf(line, sizeof line, "the FMA peak with %s (this program's micro-kernel's set), %zu floats; one core, %zu chains: %.1f GFLOP/s\n",
+                  isa().name, isa().lanes, isa().chains, peak);
     std::cout << line;
     std::cout << "(printed, never checked: GFLOP/s move with the machine and with whatever else it runs)\n";
     for (const Step& s : steps) {
@@ -454,9 +486,9 @@ static void run() {
     by_hand();
     order_of_the_sum();
     timed_steps();
-    std::string svg = std::string(POET_SOURCE_DIR) + "/lessons/26_fast_matmul/order.svg";
-    write_order_svg(svg);
-    std::cout << "\nwrote lessons/26_fast_matmul/order.svg: the order in which each loop reads B\n";
+    const svg::Output out = svg::in_lesson_folder(__FILE__, "order.svg");
+    write_order_svg(out.path);
+    std::cout << "\nwrote " << out.shown << ": the order in which each loop reads B\n";
 }
 
 int main() { return lesson::run_experiment(run); }

@@ -1,18 +1,33 @@
 // The lesson helpers declared in lesson.hpp: number and tensor printing, expectations, and the
 // check runner's report. Compiled once into lesson_common and linked into every lesson program.
+// Portable to Linux and macOS (x86-64, aarch64): where a platform lacks a piece (the faulting
+// instruction's address, the hook on thrown exceptions), the report names no line rather than fail.
 #include "lesson.hpp"
 #include <dlfcn.h>
-#include <execinfo.h>
 #include <fcntl.h>
-#include <ucontext.h>
+#include <signal.h>
 #include <unistd.h>
 #include <unwind.h>
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#if __has_include(<execinfo.h>)
+#include <execinfo.h>
+#define LESSON_HAS_BACKTRACE 1
+#else
+static int backtrace(void**, int) { return 0; }   // no stack to report (musl without libexecinfo)
+#endif
+#if defined(__linux__)
+#include <ucontext.h>
+#endif
+#if defined(__APPLE__)
+#include <mach-o/dyld.h>
+#endif
 
 namespace lesson {
 
@@ -55,6 +70,27 @@ void write_frame(int fd, void* address, long adjust) {
     write_fd(fd, "\n");
 }
 
+// The interrupted program counter from a signal handler's context; null where this platform's
+// register layout is not known here (the report then starts at the handler's callers).
+void* faulting_instruction(void* context) {
+    if (!context) return nullptr;
+    const ucontext_t* uc = static_cast<const ucontext_t*>(context);
+#if defined(__linux__) && defined(__x86_64__)
+    return reinterpret_cast<void*>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__linux__) && defined(__aarch64__)
+    return reinterpret_cast<void*>(uc->uc_mcontext.pc);
+#elif defined(__APPLE__) && defined(__x86_64__)
+    return reinterpret_cast<void*>(uc->uc_mcontext->__ss.__rip);
+#elif defined(__APPLE__) && defined(__aarch64__) && defined(__darwin_arm_thread_state64_get_pc)
+    return reinterpret_cast<void*>(__darwin_arm_thread_state64_get_pc(uc->uc_mcontext->__ss));
+#elif defined(__APPLE__) && defined(__aarch64__)
+    return reinterpret_cast<void*>(uc->uc_mcontext->__ss.__pc);
+#else
+    (void)uc;
+    return nullptr;
+#endif
+}
+
 extern "C" void on_crash(int sig, siginfo_t* info, void* context) {
     if (const char* path = state_path()) {
         int fd = ::open(path, O_WRONLY | O_APPEND);
@@ -62,10 +98,8 @@ extern "C" void on_crash(int sig, siginfo_t* info, void* context) {
             char line[64];
             std::snprintf(line, sizeof line, "signal %d\nfault %p\n", sig, info ? info->si_addr : nullptr);
             write_fd(fd, line);
-#if defined(__x86_64__)
             // first the faulting instruction itself, from the interrupted registers, as it is
-            if (context) write_frame(fd, reinterpret_cast<void*>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]), 0);
-#endif
+            if (void* pc = faulting_instruction(context)) write_frame(fd, pc, 0);
             void* frames[64];
             int n = backtrace(frames, 64);
             // then the callers: a return address points after its call, one byte back lands on the call
@@ -98,6 +132,8 @@ void install_crash_report() {
 // Every throw in the program (the C++ library's own included) starts the unwinder through
 // _Unwind_RaiseException; this one notes the thrower's stack and the object thrown (it lies just
 // after the unwinder's header), so that the report can tell the note belongs to its exception.
+// Linux only: there the program's definition comes before libgcc's. On macOS the C++ library
+// binds to the system's unwinder directly, nothing is noted, and the report names no line.
 
 thread_local const void* thrown_object = nullptr;
 thread_local void* thrown_frames[48];
@@ -106,29 +142,52 @@ thread_local int thrown_depth = 0;
 }  // namespace
 }  // namespace lesson
 
+#if defined(__linux__)
 extern "C" _Unwind_Reason_Code _Unwind_RaiseException(_Unwind_Exception* header) {
     using Raise = _Unwind_Reason_Code (*)(_Unwind_Exception*);
     static Raise real = reinterpret_cast<Raise>(dlsym(RTLD_NEXT, "_Unwind_RaiseException"));
+    if (!real) std::abort();   // no unwinder after this one: a throw could not be completed
     lesson::thrown_object = header + 1;
     lesson::thrown_depth = backtrace(lesson::thrown_frames, 48);
     return real(header);
 }
+#endif
 
 namespace lesson {
 namespace {
 
-// The innermost line of a lesson folder (not lessons/common) on the stack that threw e, as
-// "lessons/08_linear_regression/checks.cpp:113 (in check08::...)"; empty when it cannot be told
-// (another exception's stack, no debug information, no addr2line).
+// This program's file: what the symboliser reads.
+std::string program_path() {
+    char path[4096];
+#if defined(__APPLE__)
+    uint32_t size = sizeof path;
+    if (_NSGetExecutablePath(path, &size) == 0) return path;
+#elif defined(__linux__)
+    ssize_t length = readlink("/proc/self/exe", path, sizeof path - 1);
+    if (length > 0) return std::string(path, static_cast<size_t>(length));
+#endif
+    Dl_info self;   // elsewhere: the name the program was loaded under
+    if (dladdr(reinterpret_cast<void*>(&program_path), &self) && self.dli_fname) return self.dli_fname;
+    return "";
+}
+
+// A path inside single quotes for the shell.
+std::string quoted(const std::string& s) {
+    std::string out = "'";
+    for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return out + "'";
+}
+
+// The innermost line of a lesson file on the stack that threw e, as
+// "lessons/08_linear_regression/checks.cpp:113  (in check08::...)": the course's one symboliser,
+// lessons/common/symbolize.sh, reads the frames of this program. Empty when it cannot be told
+// (another exception's stack, no debug information, no symboliser, no hook on this platform).
 std::string where_thrown(const std::exception& e) {
     if (static_cast<const void*>(&e) != thrown_object || thrown_depth == 0) return "";
     Dl_info self;
-    if (!dladdr(reinterpret_cast<void*>(&where_thrown), &self) || !self.dli_fname) return "";
-    char program[4096];
-    ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
-    if (length <= 0) return "";
-    program[length] = '\0';
-    std::string command = "addr2line -C -f -i -e '" + std::string(program) + "'";
+    const std::string program = program_path();
+    if (!dladdr(reinterpret_cast<void*>(&where_thrown), &self) || program.empty()) return "";
+    std::string command = "bash " + quoted(std::string(POET_SOURCE_DIR) + "/lessons/common/symbolize.sh") + " " + quoted(program);
     for (int i = 0; i < thrown_depth; ++i) {
         Dl_info where;
         if (!dladdr(thrown_frames[i], &where) || where.dli_fbase != self.dli_fbase) continue;
@@ -139,31 +198,37 @@ std::string where_thrown(const std::exception& e) {
     }
     FILE* pipe = popen((command + " 2>/dev/null").c_str(), "r");
     if (!pipe) return "";
-    std::string found, function;
+    std::string found;
     char line[4096];
-    for (bool is_function = true; std::fgets(line, sizeof line, pipe); is_function = !is_function) {
-        std::string text(line);
-        if (!text.empty() && text.back() == '\n') text.pop_back();
-        if (is_function) { function = text; continue; }
-        size_t at = text.find("/lessons/");
-        bool shared_helper = text.find("/lessons/common/") != std::string::npos &&
-                             text.find("/lessons/common/runner_tests/") == std::string::npos;
-        if (found.empty() && at != std::string::npos && !shared_helper)
-            found = text.substr(at + 1) + (function.find("lambda") == std::string::npos ? "  (in " + function + ")" : "");
-    }
+    if (std::fgets(line, sizeof line, pipe)) found = line;
     pclose(pipe);
-    if (size_t cut = found.find(" (discriminator"); cut != std::string::npos) found.erase(cut, found.find(')', cut) - cut + 1);
+    if (!found.empty() && found.back() == '\n') found.pop_back();
     return found;
+}
+
+// The library functions the exercise calls but must write itself: tools/lessons.sh reads them from
+// the compiled exercise (lessons/common/forbidden_calls.sh) and names its file in PG_FORBIDDEN_CALLS,
+// one "function<TAB>what to write instead" per line.
+std::vector<std::pair<std::string, std::string>> forbidden_calls() {
+    std::vector<std::pair<std::string, std::string>> calls;
+    const char* path = std::getenv("PG_FORBIDDEN_CALLS");
+    if (!path || !*path) return calls;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        size_t tab = line.find('\t');
+        if (tab != std::string::npos) calls.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+    }
+    return calls;
 }
 
 }  // namespace
 
 // ---- the learner's language ----
 
+// tools/lessons.sh decides (its zh()) and tells every program it starts through POET_LANG.
 bool chinese() {
     static const bool zh = [] {
         const char* lang = std::getenv("POET_LANG");
-        if (!lang || !*lang) lang = std::getenv("LANG");
         return lang && std::strncmp(lang, "zh", 2) == 0;
     }();
     return zh;
@@ -305,6 +370,19 @@ void expect(const std::string& what, bool ok, const std::string& expected, const
 Checks::Checks(std::string number, std::string name) : number_(std::move(number)), name_(std::move(name)) {
     install_crash_report();
     std::cout << tr("lesson ", "第 ") << number_ << tr(" ", " 课 ") << name_ << tr(": checking", "：检查中") << std::endl;
+    const auto calls = forbidden_calls();
+    if (calls.empty()) return;
+    run(tr("your own code, not the library's", "你自己的代码，不是库里现成的"), [&] {
+        std::string called, instead;
+        for (const auto& [function, hint] : calls) {
+            called += (called.empty() ? "" : ", ") + function;
+            instead += (instead.empty() ? "" : tr("; ", "；")) + hint;
+        }
+        throw CheckFailed(tr("the library functions your compiled exercise calls", "编译后的练习调用的库函数"),
+                          tr("none of those this lesson asks you to write (forbidden.txt)",
+                             "这一课要你自己写的函数一个也不调用（forbidden.txt）"),
+                          tr("it calls ", "它调用了 ") + called, tr("you called the library's version; ", "你调用了库里现成的版本；") + instead);
+    });
 }
 
 void Checks::run(const std::string& name, const std::function<void()>& body) {

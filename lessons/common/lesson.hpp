@@ -13,7 +13,8 @@
 namespace lesson {
 
 // ---- the learner's language ----
-// Chinese when POET_LANG (./poet --lang zh sets it) or, without it, LANG starts with "zh"; else English.
+// Chinese when POET_LANG starts with "zh"; else English. tools/lessons.sh decides the language
+// (--lang, POET_LANG, else LANG) and tells every program it starts through POET_LANG.
 bool chinese();
 // The same message in both languages; returns the learner's: tr("the weights", "权重").
 std::string tr(const std::string& english, const std::string& chinese);

@@ -38,11 +38,10 @@ inline poet::TrainConfig config() {
 
 constexpr size_t kThreads = 2;   // the same thread count everywhere: the same bits
 
-// The folder beside the running program (build/lessons/small_poet/ for the lesson programs), so
-// each build directory keeps its own model, wherever the program is started from.
-inline std::string cache_dir() {
-    return (std::filesystem::read_symlink("/proc/self/exe").parent_path() / "small_poet").string();
-}
+// The folder beside the lesson programs, build/lessons/small_poet/ (LESSON_BUILD_DIR: the build's
+// lessons folder, set by lessons/CMakeLists.txt), so each build directory keeps its own model,
+// wherever the program is started from.
+inline std::string cache_dir() { return std::string(LESSON_BUILD_DIR) + "/small_poet"; }
 
 // Does `path` hold a finished run of exactly config(), on today's corpus (the same tokenizer)?
 inline bool holds_this_run(const std::string& path) {

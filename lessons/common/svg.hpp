@@ -1,6 +1,8 @@
 // The pictures lessons draw, as SVG text: heatmaps (rows = queries, columns = keys, the value in each
-// cell), a line plot, a computation graph through Graphviz's `dot`, and a well-formedness check the
-// experiments run on what they wrote. Every number is printed with fixed decimals: same input, same bytes.
+// cell), a line plot, a computation graph through Graphviz's `dot`, the shapes a picture of its own
+// is made of (header, rect, line, circle, polyline, path, text, footer), and a well-formedness check
+// the experiments run on what they wrote. Every number is printed with fixed decimals: same input,
+// same bytes.
 // Leaves out: interactivity, legends beyond one line per series, log scales, embedded fonts.
 #pragma once
 #include <algorithm>
@@ -80,14 +82,47 @@ inline double text_width(const std::string& s, double fs) {
 
 inline std::string px(double v) { return lesson::num(v, 1); }   // coordinates: one decimal, always
 
-inline std::string header(double width, double height) {
+// The file's start: the <svg> element on a white background. font_size > 0: the size of every text
+// that does not set its own.
+inline std::string header(double width, double height, double font_size = 0) {
     std::ostringstream o;
     o << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << px(width) << "\" height=\"" << px(height)
       << "\" viewBox=\"0 0 " << px(width) << ' ' << px(height) << "\" font-family=\"Noto Sans CJK SC, "
-      << "Source Han Sans SC, WenQuanYi Zen Hei, DejaVu Sans, sans-serif\">\n"
-      << "<rect width=\"" << px(width) << "\" height=\"" << px(height) << "\" fill=\"white\"/>\n";
+      << "Source Han Sans SC, WenQuanYi Zen Hei, DejaVu Sans, sans-serif\"";
+    if (font_size > 0) o << " font-size=\"" << px(font_size) << '"';
+    o << ">\n<rect width=\"" << px(width) << "\" height=\"" << px(height) << "\" fill=\"white\"/>\n";
     return o.str();
+}
+
+inline std::string footer() { return "</svg>\n"; }
+
+// A shape; `attributes` is written as it is: "fill=\"none\" stroke=\"#888\"".
+inline std::string rect(double x, double y, double width, double height, const std::string& attributes) {
+    return "<rect x=\"" + px(x) + "\" y=\"" + px(y) + "\" width=\"" + px(width) + "\" height=\"" + px(height) + "\" " +
+           attributes + "/>\n";
+}
+
+inline std::string line(double x1, double y1, double x2, double y2, const std::string& attributes = "") {
+    return "<line x1=\"" + px(x1) + "\" y1=\"" + px(y1) + "\" x2=\"" + px(x2) + "\" y2=\"" + px(y2) + '"' +
+           (attributes.empty() ? "" : " " + attributes) + "/>\n";
+}
+
+// A whole radius is written without decimals ("3"), any other with one.
+inline std::string circle(double cx, double cy, double r, const std::string& attributes) {
+    return "<circle cx=\"" + px(cx) + "\" cy=\"" + px(cy) + "\" r=\"" + lesson::num(r, r == std::round(r) ? 0 : 1) + "\" " +
+           attributes + "/>\n";
+}
+
+// d: the path's commands as SVG writes them ("M 10.0 20.0 L 30.0 40.0").
+inline std::string path(const std::string& d, const std::string& attributes) {
+    return "<path " + attributes + " d=\"" + d + "\"/>\n";
+}
+
+inline std::string polyline(const std::vector<std::pair<double, double>>& points, const std::string& attributes) {
+    std::string s = "<polyline " + attributes + " points=\"";
+    for (size_t i = 0; i < points.size(); ++i) s += (i ? " " : "") + px(points[i].first) + ',' + px(points[i].second);
+    return s + "\"/>\n";
 }
 
 inline std::string text(double x, double y, double fs, const std::string& s, const std::string& anchor = "start",
@@ -187,14 +222,9 @@ inline std::string heatmaps(const std::vector<Heatmap>& maps, const std::string&
                 t = std::isfinite(t) ? std::min(1.0, std::max(0.0, t)) : 0.0;
                 const double x = x0 + cell * static_cast<double>(c), y = y0 + cell * static_cast<double>(r);
                 ++n.cells;
-                o << "<rect x=\"" << px(x) << "\" y=\"" << px(y) << "\" width=\"" << px(cell) << "\" height=\""
-                  << px(cell) << '"';
-                if (masked) {
-                    ++n.masked;
-                    o << " fill=\"#e8e8e8\"/>\n";
-                } else {
-                    o << " fill=\"#08306b\" fill-opacity=\"" << lesson::num(t, 2) << "\"/>\n";
-                }
+                if (masked) ++n.masked;
+                o << rect(x, y, cell, cell,
+                          masked ? "fill=\"#e8e8e8\"" : "fill=\"#08306b\" fill-opacity=\"" + lesson::num(t, 2) + '"');
                 std::string s = !m.cell_text.empty() ? m.cell_text[r][c]
                                 : (m.decimals >= 0 && !masked) ? lesson::num(v, m.decimals) : "";
                 if (!s.empty()) {
@@ -204,14 +234,13 @@ inline std::string heatmaps(const std::vector<Heatmap>& maps, const std::string&
                 }
             }
         }
-        o << "<rect x=\"" << px(x0) << "\" y=\"" << px(y0) << "\" width=\"" << px(cw) << "\" height=\"" << px(ch)
-          << "\" fill=\"none\" stroke=\"#888\"/>\n";
+        o << rect(x0, y0, cw, ch, "fill=\"none\" stroke=\"#888\"");
         for (size_t r = 0; r < R; ++r, ++n.labels)
             o << text(x0 - 5, y0 + cell * (static_cast<double>(r) + 0.5) + fs * 0.35, fs, m.row_labels[r], "end");
         for (size_t c = 0; c < C; ++c, ++n.labels)
             o << text(x0 + cell * (static_cast<double>(c) + 0.5), y0 - 6, fs, m.col_labels[c], "middle");
     }
-    o << "</svg>\n";
+    o << footer();
     if (counts) *counts = n;
     return o.str();
 }
@@ -284,9 +313,8 @@ inline std::string line_plot(const LinePlot& p, PlotCounts* counts = nullptr) {
     std::ostringstream o;
     o << header(p.width, p.height) << text(10, 20, 14, p.title);
     o << "<g stroke=\"#ddd\">\n";
-    for (double t : yt) o << "<line x1=\"" << px(L) << "\" y1=\"" << px(Y(t)) << "\" x2=\"" << px(L + pw) << "\" y2=\"" << px(Y(t)) << "\"/>\n";
-    o << "</g>\n<rect x=\"" << px(L) << "\" y=\"" << px(T) << "\" width=\"" << px(pw) << "\" height=\"" << px(ph)
-      << "\" fill=\"none\" stroke=\"#888\"/>\n";
+    for (double t : yt) o << line(L, Y(t), L + pw, Y(t));
+    o << "</g>\n" << rect(L, T, pw, ph, "fill=\"none\" stroke=\"#888\"");
     for (double t : xt) o << text(X(t), T + ph + 16, 11, lesson::num(t, xd), "middle"), ++n.ticks;
     for (double t : yt) o << text(L - 6, Y(t) + 4, 11, lesson::num(t, yd), "end"), ++n.ticks;
     o << text(L + pw / 2, p.height - 10, 12, p.x_label, "middle");
@@ -294,22 +322,19 @@ inline std::string line_plot(const LinePlot& p, PlotCounts* counts = nullptr) {
     double legend_y = T + 14;
     for (const Series& s : p.series) {
         ++n.polylines;
-        o << "<polyline fill=\"none\" stroke=\"" << s.color << "\" stroke-width=\"2\" points=\"";
-        for (size_t i = 0; i < s.points.size(); ++i)
-            o << (i ? " " : "") << px(X(s.points[i].first)) << ',' << px(Y(s.points[i].second));
-        o << "\"/>\n";
+        std::vector<std::pair<double, double>> at;
+        for (auto [x, y] : s.points) at.emplace_back(X(x), Y(y));
+        o << polyline(at, "fill=\"none\" stroke=\"" + s.color + "\" stroke-width=\"2\"");
         if (s.dots)
             for (auto [x, y] : s.points)
-                o << "<circle cx=\"" << px(X(x)) << "\" cy=\"" << px(Y(y)) << "\" r=\"3\" fill=\"" << s.color << "\"/>\n",
-                    ++n.circles;
+                o << circle(X(x), Y(y), 3, "fill=\"" + s.color + '"'), ++n.circles;
         if (!s.name.empty()) {
-            o << "<line x1=\"" << px(L + pw - 150) << "\" y1=\"" << px(legend_y - 4) << "\" x2=\"" << px(L + pw - 130)
-              << "\" y2=\"" << px(legend_y - 4) << "\" stroke=\"" << s.color << "\" stroke-width=\"2\"/>\n"
+            o << line(L + pw - 150, legend_y - 4, L + pw - 130, legend_y - 4, "stroke=\"" + s.color + "\" stroke-width=\"2\"")
               << text(L + pw - 124, legend_y, 11, s.name);
             legend_y += 16;
         }
     }
-    o << "</svg>\n";
+    o << footer();
     if (counts) *counts = n;
     return o.str();
 }
@@ -322,8 +347,8 @@ inline void render_dot(const std::string& dot_text, const std::string& dot_path,
     write_file(dot_path, dot_text);
     if (std::system("command -v dot >/dev/null 2>&1") != 0)
         throw std::runtime_error("Graphviz's `dot` is not installed, so the graph cannot be drawn: install the "
-                                 "Debian package graphviz (sudo apt-get install graphviz, or run ./poet, which "
-                                 "installs it), then run this lesson again");
+                                 "package graphviz (./poet installs it; or apt-get, dnf, pacman or brew install "
+                                 "graphviz), then run this lesson again");
     const std::string tmp = svg_path + ".dot-out";
     if (std::system(("dot -Tsvg '" + dot_path + "' -o '" + tmp + "'").c_str()) != 0)
         throw std::runtime_error("dot -Tsvg could not render " + dot_path);
