@@ -10,9 +10,11 @@
 #                                           the experiment program itself, which is then run
 #   check_readme.sh pair README.md README.zh.md
 #                                           the two languages of one lesson agree: the same number of
-#                                           `## ` sections, the same ```text, ```cpp and ```bash blocks
-#                                           verbatim and in the same order, the same image targets, the
-#                                           same number of <details> blocks, and the same set of decimal
+#                                           `## ` sections; the same ```cpp and ```bash blocks in the same
+#                                           order, comments aside; ```text blocks (each language's own
+#                                           output) with the same numbers in the same order; the same
+#                                           image targets (NAME.zh.svg standing for NAME.svg); the same
+#                                           number of <details> blocks, and the same set of decimal
 #                                           numbers in the stated text (as "numbers" reads them)
 # Leaves out: web links (not fetched) and numbers inside code (inline `code` or cpp/bash blocks).
 set -uo pipefail
@@ -145,7 +147,9 @@ check_pair() {
         for ((i = 1; i <= (na < nb ? na : nb); i++)); do
             ablk="$(awk -v k="$i" '/^@@ block / { on = ($3 == k); if (on) hdr = $0; next } on' <<<"$ea")"
             bblk="$(awk -v k="$i" '/^@@ block / { on = ($3 == k); next } on' <<<"$za")"
-            if [ "$lang" != text ]; then   # the code the same; its comments may be translated
+            if [ "$lang" = text ]; then    # quoted output, in each language: the same numbers in order
+                ablk="$(grep -oE -- '-?[0-9]+\.[0-9]+' <<<"$ablk")"; bblk="$(grep -oE -- '-?[0-9]+\.[0-9]+' <<<"$bblk")"
+            else                           # the code the same; its comments are translated
                 ablk="$(without_comments "$lang" <<<"$ablk")"; bblk="$(without_comments "$lang" <<<"$bblk")"
             fi
             if [ "$ablk" != "$bblk" ]; then
@@ -160,7 +164,8 @@ check_pair() {
     done
     # image targets
     a="$(outside_fences "$en" | grep -oE '!\[[^]]*\]\([^)]*\)' | sed -E 's/^.*\]\(//; s/\)$//' | sort)"
-    b="$(outside_fences "$zh" | grep -oE '!\[[^]]*\]\([^)]*\)' | sed -E 's/^.*\]\(//; s/\)$//' | sort)"
+    # (a Chinese page may show a picture's Chinese drawing, NAME.zh.svg for NAME.svg)
+    b="$(outside_fences "$zh" | grep -oE '!\[[^]]*\]\([^)]*\)' | sed -E 's/^.*\]\(//; s/\)$//; s/\.zh\.svg$/.svg/' | sort)"
     if [ "$a" != "$b" ]; then
         echo "check_readme: the image targets differ: only in $en: $(comm -23 <(printf '%s\n' "$a") <(printf '%s\n' "$b") | tr '\n' ' ')only in $zh: $(comm -13 <(printf '%s\n' "$a") <(printf '%s\n' "$b") | tr '\n' ' ')"
         status=1
