@@ -1,13 +1,12 @@
-// Plots metrics rows into SVG by hand: a frame, ticks at round numbers, three polylines.
-// The smoothed curve is an exponential moving average (0.95) with bias correction, as TensorBoard.
+// Plots metrics rows with tools/svg/svg.hpp: a frame, ticks at round numbers, the raw and smoothed
+// training loss and the validation loss. The smoothed curve is an exponential moving average (0.95)
+// with bias correction, as TensorBoard. Coordinates have one decimal (svg::px), so a run whose
+// losses differ in their last bits (another instruction set) draws the same picture.
 // Leaves out: text measurement (labels use fixed sizes and anchors).
 #include "poet/loss_svg.hpp"
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <fstream>
-#include <sstream>
-#include <stdexcept>
+#include "svg/svg.hpp"
 
 namespace poet {
 
@@ -22,35 +21,14 @@ double tick_step(double span, int n) {
     return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
-std::string escape_xml(const std::string& text) {
-    std::string out;
-    for (char c : text) {
-        if (c == '&') out += "&amp;";
-        else if (c == '<') out += "&lt;";
-        else if (c == '>') out += "&gt;";
-        else out += c;
-    }
-    return out;
-}
-
-std::string num(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.4g", v);
-    return buf;
-}
+// a tick's label: as few decimals as the step needs
+std::string tick(double v, double step) { return svg::fixed(v, step >= 1 ? 0 : step >= 0.1 ? 1 : 2); }
 
 }  // namespace
 
-std::string loss_curve_svg(const std::vector<MetricRow>& rows, const std::string& title) {
-    std::ostringstream s;
-    s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kW << "\" height=\"" << kH
-      << "\" font-family=\"sans-serif\" font-size=\"12\">\n"
-      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
-      << "<text x=\"" << kW / 2 << "\" y=\"22\" text-anchor=\"middle\" font-size=\"15\">" << escape_xml(title) << "</text>\n";
-    if (rows.empty()) {
-        s << "<text x=\"" << kW / 2 << "\" y=\"" << kH / 2 << "\" text-anchor=\"middle\">no steps yet</text>\n</svg>\n";
-        return s.str();
-    }
+std::string loss_curve_svg(const std::vector<MetricRow>& rows, const std::string& title, const LossLabels& labels) {
+    std::string s = svg::header(kW, kH, 12) + svg::text(kW / 2, 22, 15, title, "middle");
+    if (rows.empty()) return s + svg::text(kW / 2, kH / 2, 12, labels.empty, "middle") + svg::footer();
     // smoothed training loss, and the y range it and the validation loss span
     std::vector<double> smooth;
     double ema = 0, lo = 1e30, hi = -1e30;
@@ -72,59 +50,42 @@ std::string loss_curve_svg(const std::vector<MetricRow>& rows, const std::string
     auto X = [&](double step) { return kLeft + pw * step / x_max; };
     auto Y = [&](double loss) { return kTop + ph * (1 - (std::clamp(loss, lo, hi) - lo) / (hi - lo)); };
 
-    s << "<g stroke=\"#ccc\" stroke-width=\"1\">\n";
-    double ys = tick_step(hi - lo, 5);
-    for (double v = std::ceil(lo / ys) * ys; v <= hi; v += ys)
-        s << "<line x1=\"" << kLeft << "\" y1=\"" << Y(v) << "\" x2=\"" << kLeft + pw << "\" y2=\"" << Y(v) << "\"/>\n";
-    s << "</g>\n<g text-anchor=\"end\">\n";
-    for (double v = std::ceil(lo / ys) * ys; v <= hi; v += ys)
-        s << "<text x=\"" << kLeft - 6 << "\" y=\"" << Y(v) + 4 << "\">" << num(v) << "</text>\n";
-    s << "</g>\n<g text-anchor=\"middle\">\n";
-    double xs = tick_step(x_max, 6);
-    for (double v = 0; v <= x_max; v += xs)
-        s << "<text x=\"" << X(v) << "\" y=\"" << kTop + ph + 18 << "\">" << num(v) << "</text>\n";
-    s << "<text x=\"" << kLeft + pw / 2 << "\" y=\"" << kH - 10 << "\">step</text>\n</g>\n"
-      << "<text transform=\"translate(16," << kTop + ph / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-      << "cross-entropy (nats per character)</text>\n"
-      << "<rect x=\"" << kLeft << "\" y=\"" << kTop << "\" width=\"" << pw << "\" height=\"" << ph
-      << "\" fill=\"none\" stroke=\"#333\"/>\n";
+    double ys = tick_step(hi - lo, 5), xs = tick_step(x_max, 6);
+    for (double v = std::ceil(lo / ys) * ys; v <= hi; v += ys) {
+        s += svg::line(kLeft, Y(v), kLeft + pw, Y(v), "stroke=\"#ccc\"");
+        s += svg::text(kLeft - 6, Y(v) + 4, 12, tick(v, ys), "end");
+    }
+    for (double v = 0; v <= x_max; v += xs) s += svg::text(X(v), kTop + ph + 18, 12, tick(v, xs), "middle");
+    s += svg::text(kLeft + pw / 2, kH - 10, 12, labels.x_axis, "middle");
+    s += svg::text(0, 0, 12, labels.y_axis, "middle", "transform=\"translate(16," + svg::px(kTop + ph / 2) + ") rotate(-90)\"");
+    s += svg::rect(kLeft, kTop, pw, ph, "fill=\"none\" stroke=\"#333\"");
 
-    auto polyline = [&](const std::string& style, auto value, auto keep) {
-        s << "<polyline fill=\"none\" " << style << " points=\"";
-        for (size_t i = 0; i < rows.size(); ++i)
-            if (keep(i)) s << X(static_cast<double>(rows[i].step)) << ',' << Y(value(i)) << ' ';
-        s << "\"/>\n";
-    };
-    auto all = [](size_t) { return true; };
-    polyline("stroke=\"#9ecae1\" stroke-width=\"1\"", [&](size_t i) { return static_cast<double>(rows[i].loss); }, all);
-    polyline("stroke=\"#08519c\" stroke-width=\"2\"", [&](size_t i) { return smooth[i]; }, all);
-    auto has_val = [&](size_t i) { return !std::isnan(rows[i].val_loss); };
-    polyline("stroke=\"#d94801\" stroke-width=\"2\"", [&](size_t i) { return static_cast<double>(rows[i].val_loss); }, has_val);
-    for (size_t i = 0; i < rows.size(); ++i)
-        if (has_val(i))
-            s << "<circle cx=\"" << X(static_cast<double>(rows[i].step)) << "\" cy=\"" << Y(rows[i].val_loss)
-              << "\" r=\"3\" fill=\"#d94801\"><title>step " << rows[i].step << ": val " << num(rows[i].val_loss)
-              << "</title></circle>\n";
+    std::vector<std::pair<double, double>> raw, smoothed, val;
+    for (size_t i = 0; i < rows.size(); ++i) {
+        double x = X(static_cast<double>(rows[i].step));
+        raw.emplace_back(x, Y(rows[i].loss));
+        smoothed.emplace_back(x, Y(smooth[i]));
+        if (!std::isnan(rows[i].val_loss)) val.emplace_back(x, Y(rows[i].val_loss));
+    }
+    s += svg::polyline(raw, "fill=\"none\" stroke=\"#9ecae1\" stroke-width=\"1\"");
+    s += svg::polyline(smoothed, "fill=\"none\" stroke=\"#08519c\" stroke-width=\"2\"");
+    s += svg::polyline(val, "fill=\"none\" stroke=\"#d94801\" stroke-width=\"2\"");
+    for (const auto& [x, y] : val) s += svg::circle(x, y, 3, "fill=\"#d94801\"");
 
     double lx = kLeft + pw - 170, ly = kTop + 14;
-    s << "<g font-size=\"12\">\n"
-      << "<line x1=\"" << lx << "\" y1=\"" << ly << "\" x2=\"" << lx + 24 << "\" y2=\"" << ly
-      << "\" stroke=\"#08519c\" stroke-width=\"2\"/><text x=\"" << lx + 30 << "\" y=\"" << ly + 4
-      << "\">train (smoothed)</text>\n"
-      << "<line x1=\"" << lx << "\" y1=\"" << ly + 18 << "\" x2=\"" << lx + 24 << "\" y2=\"" << ly + 18
-      << "\" stroke=\"#d94801\" stroke-width=\"2\"/><text x=\"" << lx + 30 << "\" y=\"" << ly + 22
-      << "\">validation</text>\n</g>\n</svg>\n";
-    return s.str();
+    s += svg::line(lx, ly, lx + 24, ly, "stroke=\"#08519c\" stroke-width=\"2\"") + svg::text(lx + 30, ly + 4, 12, labels.train);
+    s += svg::line(lx, ly + 18, lx + 24, ly + 18, "stroke=\"#d94801\" stroke-width=\"2\"") +
+         svg::text(lx + 30, ly + 22, 12, labels.validation);
+    return s + svg::footer();
 }
 
-void write_loss_svg(const std::string& path, const std::vector<MetricRow>& rows, const std::string& title) {
-    std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << loss_curve_svg(rows, title);
-        if (!out) throw std::runtime_error("loss curve: cannot write " + tmp);
+void write_loss_svg(const std::string& path, const std::vector<MetricRow>& rows, const std::string& title,
+                    const LossLabels& labels) {
+    try {
+        svg::write_file(path, loss_curve_svg(rows, title, labels));
+    } catch (const std::exception& e) {
+        throw std::runtime_error(std::string("loss curve: ") + e.what());
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error("loss curve: cannot rename " + tmp + " to " + path);
 }
 
 }  // namespace poet
