@@ -5,7 +5,6 @@
 //
 //   gemm_bench [--rounds R (7)] [--threads 1,2] [--filter TEXT]   (TEXT: part of a problem's name)
 #include <cblas.h>
-#include <xsimd/xsimd.hpp>
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -16,6 +15,7 @@
 #include <thread>
 #include <vector>
 #include "kernels/gemm.hpp"
+#include "kernels/table.hpp"
 #include "pg/threads.hpp"
 
 namespace {
@@ -97,26 +97,42 @@ void let_threads_go_idle(int threads) {
     if (threads > 1) std::this_thread::sleep_for(std::chrono::milliseconds(250));
 }
 
-// One core's FMA throughput, the ceiling for every row: 12 independent chains of xsimd FMAs, enough
-// to keep two FMA pipes of latency 4 busy, in the widest SIMD this build targets. The best of 20
-// short runs, so that a slow moment of the machine does not set the ceiling.
+// One core's FMA throughput, the ceiling for every row: 12 independent chains of FMAs, enough to
+// keep two FMA pipes of latency 4 busy, at the width of the kernel table the library runs here
+// (GCC/Clang vector types, compiled for that instruction set by a target attribute). The best of
+// 20 short runs, so that a slow moment of the machine does not set the ceiling.
+constexpr size_t kChains = 12, kSteps = 1 << 18;
+template <class V, size_t LANES>
+[[gnu::always_inline]] inline double fma_chains_gflops() {
+    V acc[kChains];
+    for (size_t i = 0; i < kChains; ++i) acc[i] = V{} + 1e-3f * float(i);
+    V scale = V{} + 0.9999f, shift = V{} + 1e-4f;
+    auto start = Clock::now();
+    for (size_t s = 0; s < kSteps; ++s)
+        for (size_t i = 0; i < kChains; ++i) acc[i] = acc[i] * scale + shift;   // one FMA each
+    double t = std::chrono::duration<double>(Clock::now() - start).count();
+    float sink = 0;
+    for (size_t i = 0; i < kChains; ++i)
+        for (size_t l = 0; l < LANES; ++l) sink += acc[i][l];
+    if (sink == 12345.f) std::printf(" ");  // keeps the chains alive
+    return 2e-9 * kChains * kSteps * LANES / t;
+}
+typedef float Floats16 __attribute__((vector_size(64)));
+typedef float Floats8 __attribute__((vector_size(32)));
+typedef float Floats4 __attribute__((vector_size(16)));
+#if defined(__x86_64__)
+[[gnu::target("avx512f"), gnu::noinline]] double peak16() { return fma_chains_gflops<Floats16, 16>(); }
+[[gnu::target("avx2,fma"), gnu::noinline]] double peak8() { return fma_chains_gflops<Floats8, 8>(); }
+#else
+double peak16() { return fma_chains_gflops<Floats16, 16>(); }
+double peak8() { return fma_chains_gflops<Floats8, 8>(); }
+#endif
+[[gnu::noinline]] double peak4() { return fma_chains_gflops<Floats4, 4>(); }
+
 double peak_fma_gflops() {
-    using Vec = xsimd::batch<float>;
-    constexpr size_t CHAINS = 12, STEPS = 1 << 18;
+    const size_t lanes = pg::kernels::active().lanes;
     double best = 0;
-    for (int round = 0; round < 20; ++round) {
-        Vec acc[CHAINS];
-        for (size_t i = 0; i < CHAINS; ++i) acc[i] = Vec(1e-3f * float(i));
-        Vec scale(0.9999f), shift(1e-4f);
-        auto start = Clock::now();
-        for (size_t s = 0; s < STEPS; ++s)
-            for (size_t i = 0; i < CHAINS; ++i) acc[i] = xsimd::fma(acc[i], scale, shift);
-        double t = std::chrono::duration<double>(Clock::now() - start).count();
-        float sink = 0;
-        for (size_t i = 0; i < CHAINS; ++i) sink += xsimd::hadd(acc[i]);
-        if (sink == 12345.f) std::printf(" ");  // keeps the chains alive
-        best = std::max(best, 2e-9 * CHAINS * STEPS * Vec::size / t);
-    }
+    for (int round = 0; round < 20; ++round) best = std::max(best, lanes == 16 ? peak16() : lanes == 8 ? peak8() : peak4());
     return best;
 }
 
@@ -171,7 +187,7 @@ Args parse(int argc, char** argv) {
 int main(int argc, char** argv) {
     Args args = parse(argc, argv);
     double peak = peak_fma_gflops();
-    std::printf("ours: xsimd %s; OpenBLAS %s, core %s; %u hardware threads\n", xsimd::default_arch::name(),
+    std::printf("ours: kernels %s; OpenBLAS %s, core %s; %u hardware threads\n", pg::kernel_set().c_str(),
                 OPENBLAS_VERSION, openblas_get_corename(), std::thread::hardware_concurrency());
     std::printf("measured FMA peak of one core: %.1f GFLOP/s; %d rounds, ours and OpenBLAS in turn\n\n", peak,
                 args.rounds);
