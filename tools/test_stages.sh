@@ -192,6 +192,23 @@ aarch64_build() {
 }
 aarch64_tests() { ctest_in "$ARM_DIR" "aarch64 (NEON), under qemu" -L lib; }
 
+# What the repository's files look like (changed and untracked files, and the changes' bytes); the
+# tests must leave it as they found it: an experiment that rewrites a tracked picture with other
+# digits on this CPU, or writes a file nobody tracks or ignores, fails the run.
+tree_state() {
+    git -C "$ROOT" status --porcelain 2>/dev/null
+    git -C "$ROOT" diff 2>/dev/null | cksum
+}
+TREE_BEFORE=""
+tree_unchanged() {
+    local now
+    now="$(tree_state)"
+    [ "$now" = "$TREE_BEFORE" ] && { echo "the tests left the repository's files as they were" >&2; return 0; }
+    echo "running the tests changed the repository's files (a picture drawn with other digits on this CPU? a file written outside build/?):" >&2
+    diff <(echo "$TREE_BEFORE") <(echo "$now") | grep '^[<>]' | head -20 >&2
+    return 1
+}
+
 DEBIAN_STAGE_PACKAGES=("g++-aarch64-linux-gnu:/usr/bin/aarch64-linux-gnu-g++" "qemu-user-static:/usr/bin/qemu-x86_64-static"
                        "clang-19:/usr/bin/clang++-19" "libc++-19-dev:/usr/lib/llvm-19/include/c++/v1/vector"
                        "libc++abi-19-dev:/usr/lib/llvm-19/lib/libc++abi.so" "libclang-rt-19-dev:/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.asan-x86_64.a")
@@ -203,6 +220,7 @@ cmd_test() {
     need_packages "${SITE_TEST_PACKAGES[@]}" "${MPI_PACKAGES[@]}" "python3-torch:/usr/lib/python3/dist-packages/torch/__init__.py" \
         "${DEBIAN_STAGE_PACKAGES[@]}"
     STAGE_LINES+=("packages|$(( $(date +%s) - stage_start ))|ok")
+    TREE_BEFORE="$(tree_state)"
     stage "release build (the system's compiler and packages)" release_stage
     stage "release tests" release_tests
     stage "sanitizers: build (ASan + UBSan)" asan_build
@@ -225,6 +243,9 @@ cmd_test() {
         stage "aarch64: library cases under qemu" aarch64_tests
     else
         skip_stage "older CPUs, upstream deps, aarch64" "these stages use Debian's cross compilers and qemu on x86-64"
+    fi
+    if git -C "$ROOT" rev-parse --git-dir >/dev/null 2>&1; then
+        stage "the repository's files as they were" tree_unchanged
     fi
     stage_summary
     say "all tests passed"
