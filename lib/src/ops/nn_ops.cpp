@@ -26,13 +26,11 @@ static Array softmax_array(const Array& x, const Shape& s, size_t d, bool log_sp
         return y;
     }
     std::vector<float> row(v.n), out(v.n);
-    for (size_t o = 0; o < v.outer; ++o)
-        for (size_t i = 0; i < v.inner; ++i) {
-            size_t base = o * v.n * v.inner + i;
-            for (size_t j = 0; j < v.n; ++j) row[j] = px[base + j * v.inner];
-            simd().softmax_row(row.data(), out.data(), v.n, log_space);
-            for (size_t j = 0; j < v.n; ++j) py[base + j * v.inner] = out[j];
-        }
+    v.each_line([&](size_t base) {
+        for (size_t j = 0; j < v.n; ++j) row[j] = px[base + j * v.inner];
+        simd().softmax_row(row.data(), out.data(), v.n, log_space);
+        for (size_t j = 0; j < v.n; ++j) py[base + j * v.inner] = out[j];
+    });
     return y;
 }
 
@@ -41,19 +39,14 @@ Tensor softmax(const Tensor& x, long dim) {
     size_t d = normalize_dim(dim, s.size(), "softmax");
     return record(Op::softmax, softmax_array(x.data(), s, d, false), {x}, [s, d](const BackwardContext& ctx) {
         // y = e^x / sum e^x  =>  dx = y * (gy - sum_j gy_j y_j)
-        const Array &gy = ctx.gy, &y = ctx.y;
+        const float *gy = ctx.gy.data(), *y = ctx.y.data();
         AroundDim v(s, d);
         Array g(s, Array::uninitialized);
-        for (size_t o = 0; o < v.outer; ++o)
-            for (size_t i = 0; i < v.inner; ++i) {
-                size_t base = o * v.n * v.inner + i;
-                float dot = 0;
-                for (size_t j = 0; j < v.n; ++j) dot += gy.data()[base + j * v.inner] * y.data()[base + j * v.inner];
-                for (size_t j = 0; j < v.n; ++j) {
-                    size_t k = base + j * v.inner;
-                    g.data()[k] = y.data()[k] * (gy.data()[k] - dot);
-                }
-            }
+        v.each_line([&](size_t base) {
+            float dot = 0;
+            for (size_t k = base; k < base + v.n * v.inner; k += v.inner) dot += gy[k] * y[k];
+            for (size_t k = base; k < base + v.n * v.inner; k += v.inner) g.data()[k] = y[k] * (gy[k] - dot);
+        });
         return grads(std::move(g));
     });
 }
@@ -61,24 +54,18 @@ Tensor softmax(const Tensor& x, long dim) {
 Tensor log_softmax(const Tensor& x, long dim) {
     Shape s = x.shape();
     size_t d = normalize_dim(dim, s.size(), "log_softmax");
-    return record(Op::log_softmax, softmax_array(x.data(), s, d, true), {x},
-                  [s, d](const BackwardContext& ctx) {
-                           // y = x - log sum e^x  =>  dx = gy - e^y * sum_j gy_j
-                           const Array &gy = ctx.gy, &y = ctx.y;
-                           AroundDim v(s, d);
-                           Array g(s, Array::uninitialized);
-                           for (size_t o = 0; o < v.outer; ++o)
-                               for (size_t i = 0; i < v.inner; ++i) {
-                                   size_t base = o * v.n * v.inner + i;
-                                   float total = 0;
-                                   for (size_t j = 0; j < v.n; ++j) total += gy.data()[base + j * v.inner];
-                                   for (size_t j = 0; j < v.n; ++j) {
-                                       size_t k = base + j * v.inner;
-                                       g.data()[k] = gy.data()[k] - std::exp(y.data()[k]) * total;
-                                   }
-                               }
-                           return grads(std::move(g));
-                       });
+    return record(Op::log_softmax, softmax_array(x.data(), s, d, true), {x}, [s, d](const BackwardContext& ctx) {
+        // y = x - log sum e^x  =>  dx = gy - e^y * sum_j gy_j
+        const float *gy = ctx.gy.data(), *y = ctx.y.data();
+        AroundDim v(s, d);
+        Array g(s, Array::uninitialized);
+        v.each_line([&](size_t base) {
+            float total = 0;
+            for (size_t k = base; k < base + v.n * v.inner; k += v.inner) total += gy[k];
+            for (size_t k = base; k < base + v.n * v.inner; k += v.inner) g.data()[k] = gy[k] - std::exp(y[k]) * total;
+        });
+        return grads(std::move(g));
+    });
 }
 
 Tensor masked_fill(const Tensor& x, const Tensor& mask, float value) {

@@ -72,6 +72,12 @@ struct AroundDim {
         n = s[d];
         for (size_t i = d + 1; i < s.size(); ++i) inner *= s[i];
     }
+    // f(base) for each of the outer * inner lines along d; line element j is at base + j * inner.
+    template <class F>
+    void each_line(F f) const {
+        for (size_t o = 0; o < outer; ++o)
+            for (size_t i = 0; i < inner; ++i) f(o * n * inner + i);
+    }
 };
 
 // The whole number stored in a float id, checked to lie in [0, limit); `pos` is its flat index.
