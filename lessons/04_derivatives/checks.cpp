@@ -175,7 +175,7 @@ int main() {
                           lesson::tr("divide by 2h, the distance between x - h and x + h", "除以 2h，即 x - h 和 x + h 之间的距离"));
     });
     checks.run(lesson::tr("tanh(2x + 1) at 0.25 agrees with the library's backward",
-               "tanh(2x + 1) 在 0.25 处，与库的反向计算（backward）一致"), [] {
+               "tanh(2x + 1) 在 0.25 处，与库的 backward() 给出的导数一致"), [] {
         pg::Tensor x = pg::scalar(0.25f, true);
         pg::tanh(x * 2.f + 1.f).backward();
         auto g = [](double t) { return std::tanh(2 * t + 1); };
