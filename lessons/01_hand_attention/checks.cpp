@@ -49,7 +49,7 @@ static std::string hint_of(Wrong w) {
         case Wrong::no_max:
             return lesson::tr("exp overflowed: a score of 1131 is beyond float's exp (about 88.7), and inf/inf is nan. Subtract "
                    "the row's max before exp, as the seed's Python does",
-                   "exp 溢出了：分数 1131 超出了 float 的 exp 范围（约 88.7），而 inf/inf 是 nan。在取 exp 之前减去这一行的最大值，就像种子的 Python 代码那样");
+                   "exp 溢出了：分数 1131 超出了 float 的 exp 范围（约 88.7），而 inf/inf 是 nan。在取 exp 之前减去这一行的最大值，就像源文章的 Python 代码那样");
         case Wrong::one_max:
             return lesson::tr("you subtracted one maximum over all the scores: a row far below it gets exp = 0 everywhere and "
                    "0/0 = nan. Subtract each row's own maximum",
@@ -155,6 +155,12 @@ static void expect_attention(const Matrix& q, const Matrix& k, const Matrix& v, 
                              const std::string& fallback) {
     Matrix out = exercise::attention_loops(q, k, v);
     Matrix want = rows_of(expected);
+    const Matrix seed_out{{1.3395f, 1.3210f}, {0.6605f, 2.6790f}};
+    if (same(out, seed_out, 1e-4) && !same(want, seed_out, 1e-4))
+        throw lesson::CheckFailed(lesson::tr("output", "输出"), str_rows(want), str_rows(out),
+                                  lesson::tr("your output is seed 000's numbers whatever the input: compute it from "
+                                             "this call's q, k and v",
+                                             "不管输入是什么，你的输出都是源文章 000 的那组数：要用这一次调用的 q、k、v 来算"));
     size_t Tq = q.size(), d_v = v[0].size();
     bool rows_ok = out.size() == Tq, widths_ok = true;
     for (const auto& row : out) widths_ok = widths_ok && row.size() == d_v;
@@ -200,7 +206,7 @@ static void check_against_ops(const pg::Shape& q_shape, const pg::Shape& k_shape
 int main() {
     lesson::Checks checks("01", "hand_attention");
     checks.run(lesson::tr("seed 000: Q = K = [[1,0],[0,1]], V = [[2,0],[0,4]]",
-               "seed 000：Q = K = [[1,0],[0,1]]，V = [[2,0],[0,4]]"), [] {
+               "源文章 000：Q = K = [[1,0],[0,1]]，V = [[2,0],[0,4]]"), [] {
         check01::expect_attention({{1, 0}, {0, 1}}, {{1, 0}, {0, 1}}, {{2, 0}, {0, 4}},
                                   pg::tensor({{1.3395f, 1.3210f}, {0.6605f, 2.6790f}}),
                                   lesson::tr("scores = q_i . k_j / sqrt(2); softmax each row (exp, then divide by the row's sum); "
@@ -220,13 +226,19 @@ int main() {
                                    "the softmax runs over the keys (k.size())",
                                    "输出每个查询一行（q.size()），宽度是 v 的宽度（v[0].size()）；softmax 在所有键上进行（k.size()）"));
     });
+    checks.run(lesson::tr("one query, one key: its weight is 1, the output is v's row",
+               "一个查询、一个键：它的权重是 1，输出就是 v 的那一行"), [] {
+        check01::expect_attention({{3, -1}}, {{0.5f, 2}}, {{7, -2}}, pg::tensor({{7.f, -2.f}}),
+                                  lesson::tr("with a single key the softmax is exp(0) / exp(0) = 1: the output is v's only row",
+                                  "只有一个键时，softmax 是 exp(0) / exp(0) = 1：输出就是 v 唯一的那一行"));
+    });
     checks.run(lesson::tr("large scores: q = k = [[40,0],[0,40]] gives finite weights",
                "很大的分数：q = k = [[40,0],[0,40]] 给出有限的权重"), [] {
         Matrix big{{40, 0}, {0, 40}};
         check01::expect_attention(big, big, {{2, 0}, {0, 4}}, pg::tensor({{2.f, 0.f}, {0.f, 4.f}}),
                                   lesson::tr("a score of 1600/sqrt(2) = 1131 overflows exp in float; subtract the row's max "
                                   "before exp, as the seed's Python does",
-                                  "分数 1600/sqrt(2) = 1131 会让 float 的 exp 溢出；在取 exp 之前减去这一行的最大值，就像种子的 Python 代码那样"));
+                                  "分数 1600/sqrt(2) = 1131 会让 float 的 exp 溢出；在取 exp 之前减去这一行的最大值，就像源文章的 Python 代码那样"));
     });
     checks.run(lesson::tr("every score far below 0: q = [[-40,0],[-39,0]], k = [[40,0],[30,0]]",
                "所有分数都远低于 0：q = [[-40,0],[-39,0]]，k = [[40,0],[30,0]]"), [] {

@@ -11,6 +11,8 @@
 // mistake 11: the key rows averaged instead of the value rows => you averaged the key rows
 // mistake 12: one output row per key instead of per query => one row per query
 // mistake 13: the softmax's total declared once, before the loop over the rows => the softmax's total is never set back to 0
+// mistake 14: the scores divided by d_k instead of its square root => divide by its square root
+// mistake 15: a constant answer, seed 000's output returned whatever the input => whatever the input
 // Lesson 01's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The function is solution.cpp's, but for the lines marked.
@@ -26,6 +28,8 @@ Matrix exercise::attention_loops(const Matrix& q, const Matrix& k, const Matrix&
     if (mistake(2)) scale = 1.f / std::sqrt(2.f);
     if (mistake(3)) scale = std::sqrt(static_cast<float>(d_k));
     if (mistake(4)) scale = 1.f / std::sqrt(static_cast<float>(n_keys));
+    if (mistake(14)) scale = 1.f / static_cast<float>(d_k);
+    if (mistake(15)) return {{1.3395f, 1.3210f}, {0.6605f, 2.6790f}};
     Matrix out(mistake(12) ? n_keys : n_queries, std::vector<float>(d_v, 0.f));
     // every score first, so that mistakes 5 and 7 can look across the rows: (Tq, Tk)
     Matrix w(n_queries, std::vector<float>(n_keys, 0.f));

@@ -128,7 +128,18 @@ static void expect_softmax(pg::Tensor x, const pg::Tensor& expected, double tol,
                                   lesson::tr("softmax keeps the shape: return pg::tensor(values, x.shape())",
                                   "softmax 不改变形状：return pg::tensor(values, x.shape())"));
     std::vector<float> got = y.to_vector(), want = expected.to_vector();
+    static std::vector<std::vector<float>> earlier;  // what the function returned in the checks before this one
+    bool repeated = false;
+    for (const auto& before : earlier) repeated = repeated || (same(got, before, 1e-6) && !same(want, before, tol));
+    earlier.push_back(got);
     if (same(got, want, tol)) return;
+    if (repeated)
+        throw lesson::CheckFailed(lesson::tr("weights", "权重"), lesson::str(expected), lesson::str(y),
+                                  lesson::tr("your weights are exactly the ones your function returned for an earlier, "
+                                             "different x: compute them from this call's x, not from a constant or a "
+                                             "static kept from a call before",
+                                             "你的权重和你的函数在前面一个检查里、对另一个 x 返回的一模一样：要用这一次调用的 x 来算，"
+                                             "不能用常量，也不能用上一次调用留下的 static 变量"));
     std::string hint;
     for (Wrong w : {Wrong::no_max, Wrong::one_max, Wrong::max_from_zero, Wrong::max_skips_last, Wrong::log_of_sum,
                     Wrong::one_sum, Wrong::sum_kept, Wrong::first_axis, Wrong::rows_from_size0, Wrong::c_from_size0}) {
@@ -167,7 +178,7 @@ static void expect_softmax(pg::Tensor x, const pg::Tensor& expected, double tol,
 int main() {
     lesson::Checks checks("02", "dot_softmax");
     checks.run(lesson::tr("seed 001: fruit's scores [2.08, 1.92, -0.62]",
-               "seed 001：fruit（水果）的分数 [2.08, 1.92, -0.62]"), [] {
+               "源文章 001：查询 fruit 的分数 [2.08, 1.92, -0.62]"), [] {
         check02::expect_softmax(pg::tensor({2.08f, 1.92f, -0.62f}), pg::tensor({0.5210f, 0.4440f, 0.0350f}), 1e-4,
                                 lesson::tr("exp each score, then divide by the sum of the three exps (the article's "
                                 "0.520 / 0.439 / 0.041 are not the softmax of these scores)",
@@ -188,6 +199,11 @@ int main() {
     checks.run(lesson::tr("the maximum last: [-1000, 0] gives [0, 1]", "最大值在最后：[-1000, 0] 得到 [0, 1]"), [] {
         check02::expect_softmax(pg::tensor({-1000.f, 0.f}), pg::tensor({0.f, 1.f}), 1e-6,
                                 lesson::tr("the row's maximum is its last number here: look at all C of them", "这里这一行的最大值是它的最后一个数：要看全部 C 个数"));
+    });
+    checks.run(lesson::tr("rows of one number: (3,1) gives 1 in every row", "每行只有一个数：(3,1) 的每一行都得到 1"), [] {
+        check02::expect_softmax(pg::tensor({{-5.f}, {0.f}, {700.f}}), pg::tensor({{1.f}, {1.f}, {1.f}}), 1e-6,
+                                lesson::tr("a row of one number has one weight, exp(0) / exp(0) = 1, whatever the number",
+                                "只有一个数的一行只有一个权重，不管这个数是多少，都是 exp(0) / exp(0) = 1"));
     });
     checks.run(lesson::tr("each row its own maximum: [[0, 0], [-1000, -1000]]",
                "每一行用自己的最大值：[[0, 0], [-1000, -1000]]"), [] {

@@ -10,6 +10,8 @@
 // mistake 10: the library's pg::softmax called => you called pg::softmax
 // mistake 11: the result returned flat, pg::tensor(y, {x.numel()}) => softmax keeps the shape
 // mistake 12: the sum declared once, before the loop over the rows => the sum is never set back to 0
+// mistake 13: the row's sum misses its last exp, j < C - 1 => each row of C = x.size(-1) numbers is divided by its own sum
+// mistake 14: the first call's weights kept in a static and returned ever after => for an earlier, different x
 // Lesson 02's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The function is solution.cpp's, but for the lines marked.
@@ -20,6 +22,8 @@ using lesson::mistake;
 
 pg::Tensor exercise::stable_softmax(const pg::Tensor& x) {
     if (mistake(10)) return pg::softmax(x, -1);
+    static std::vector<float> kept;  // mistake 14: the first call's weights
+    if (mistake(14) && kept.size() == x.numel()) return pg::tensor(kept, x.shape());
     size_t C = mistake(9) ? x.size(0) : x.size(-1);
     size_t rows = mistake(8) ? (x.dim() == 1 ? 1 : x.size(0)) : x.numel() / C;
     const float* in = x.ptr();
@@ -44,7 +48,7 @@ pg::Tensor exercise::stable_softmax(const pg::Tensor& x) {
         float& total = mistake(12) ? total_all : row_total;
         for (size_t j = 0; j < len; ++j) {
             y[start + j * step] = std::exp(at(j) - m);
-            total += y[start + j * step];
+            if (!(mistake(13) && j + 1 == len)) total += y[start + j * step];  // mistake 13 skips the last exp
         }
         for (size_t j = 0; j < len; ++j) {
             if (mistake(5)) y[start + j * step] = std::exp(at(j) - std::log(total));
@@ -52,5 +56,6 @@ pg::Tensor exercise::stable_softmax(const pg::Tensor& x) {
         }
     }
     if (mistake(11)) return pg::tensor(y, {x.numel()});
+    if (mistake(14) && kept.empty()) kept = y;
     return pg::tensor(y, x.shape());
 }

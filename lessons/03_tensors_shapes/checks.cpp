@@ -189,6 +189,12 @@ static void check_shape(const pg::Shape& a, const pg::Shape& b, const std::strin
                                   "the callers of matmul catch pg::ShapeError",
                                   "抛出 pg::ShapeError（它声明在 <pg/shape.hpp> 里），不要抛别的异常：调用 matmul 的代码捕获的是 pg::ShapeError"));
     }
+    // what earlier checks got: the same shape again where the right answers differ looks like a constant
+    static std::vector<std::pair<std::string, std::pair<std::optional<pg::Shape>, std::optional<pg::Shape>>>> earlier;
+    std::string same_as;
+    for (const auto& [where, answer] : earlier)
+        if (got && answer.second == got && answer.first != want && same_as.empty()) same_as = where;
+    earlier.push_back({call, {want, got}});
     if (!got) {  // it threw a ShapeError: was it the library's?
         if (message == library_message(a, b))
             throw lesson::CheckFailed(call, lesson::tr("your own pg::ShapeError", "你自己的 pg::ShapeError"),
@@ -205,6 +211,13 @@ static void check_shape(const pg::Shape& a, const pg::Shape& b, const std::strin
     }
     if (got == want) return;
     std::string hint = diagnose(a, b, want, got);
+    if (hint.empty() && !same_as.empty())
+        hint = lesson::tr("your function returned " + str(got) + " here, as it did for " + same_as +
+                              ", whose answer differs: compute the shape from this call's a and b, not a constant or a "
+                              "static kept from an earlier call",
+                          "你的函数在这里返回了" + str(got) + "，和它对 " + same_as +
+                              " 返回的一样，可那次的正确答案不同：要用这一次调用的 a 和 b 来算形状，不能用常量，"
+                              "也不能用之前调用留下的 static 变量");
     if (hint.empty()) hint = fallback;
     throw lesson::CheckFailed(call, str(want), got ? str(got) : lesson::tr("a pg::ShapeError: \"", "一个 pg::ShapeError：\"") + message + "\"", hint);
 }

@@ -9,6 +9,7 @@
 // mistake 9: the shape read off pg::matmul on zero tensors => you called pg::matmul
 // mistake 10: the batch axes broadcast with pg::broadcast_shapes => you called pg::broadcast_shapes
 // mistake 11: std::invalid_argument thrown instead of pg::ShapeError => throw pg::ShapeError
+// mistake 12: the first answer kept in a static and returned for every call => not a constant or a static kept from an earlier call
 // Lesson 03's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The function is solution.cpp's, but for the lines marked.
@@ -25,6 +26,8 @@ using lesson::mistake;
 
 pg::Shape exercise::matmul_shape(const pg::Shape& a, const pg::Shape& b) {
     if (mistake(9)) return pg::matmul(pg::zeros(a), pg::zeros(b)).shape();
+    static pg::Shape first;  // mistake 12: the first answer, kept
+    if (mistake(12) && !first.empty()) return first;
     std::string both = lesson::str(a) + " @ " + lesson::str(b);
     // mistake 8, numpy's rule: a vector a is (1,K), a vector b is (K,1), then dropped
     if (mistake(8) && (a.size() == 1 || b.size() == 1)) {
@@ -62,5 +65,6 @@ pg::Shape exercise::matmul_shape(const pg::Shape& a, const pg::Shape& b) {
     }
     out.push_back(N);
     out.push_back(mistake(7) ? K : M);
+    if (mistake(12)) first = out;
     return out;
 }

@@ -10,6 +10,7 @@
 // mistake 10: forward differences per coordinate => you computed forward differences
 // mistake 11: always nudging coordinate 0 => nudge coordinate i, nudged[i], not nudged[0]
 // mistake 12: the gradient's values of f kept in float => you kept f's values in float
+// mistake 13: the first call's slope kept in a static and returned ever after => for an earlier, different f, x or h
 // Lesson 04's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines marked.
@@ -17,6 +18,9 @@
 using lesson::mistake;
 
 double exercise::central_difference(const std::function<double(double)>& f, double x, double h) {
+    static double first = std::nan("");  // mistake 13: the first call's slope, kept
+    if (mistake(13) && !std::isnan(first)) return first;
+    if (mistake(13)) return first = (f(x + h) - f(x - h)) / (2 * h);
     if (mistake(1)) return (f(x + h) - f(x)) / h;
     if (mistake(2)) return (f(x + h) - f(x - h)) / h;
     if (mistake(3)) return (f(x + h) - f(x - h)) / 2 * h;

@@ -11,6 +11,7 @@
 #include <string>
 #include <unordered_set>
 #include <vector>
+#include "lesson.hpp"
 
 namespace scalar {
 
@@ -74,7 +75,8 @@ public:
             for (size_t i = 0; i < n->inputs.size(); ++i)  // each distinct input once
                 if (std::find(n->inputs.begin(), n->inputs.begin() + i, n->inputs[i]) == n->inputs.begin() + i)
                     *trace << "  " << label_of(*n->inputs[i]) << ".grad += " << n->inputs[i]->grad - before[i]
-                           << " (now " << n->inputs[i]->grad << ")";
+                           << lesson::tr(" (now ", "（现在 ") << n->inputs[i]->grad
+                           << lesson::tr(")", "）");
             *trace << "\n";
         }
     }
