@@ -146,13 +146,13 @@ int main() {
     using check11::expect_solve;
     lesson::Checks checks("11", "qkv");
     checks.run(lesson::tr("seed 002's own check: x = I, wq = I, wk = 2I, wv = 3I, exactly",
-               "seed 002 自己的检查：x = I，wq = I，wk = 2I，wv = 3I，精确相等"), [] {
+               "源文章 002 自己的检查：x = I，wq = I，wk = 2I，wv = 3I，精确相等"), [] {
         pg::Tensor x = pg::eye(2), wk = x * 2.f, wv = x * 3.f;
         expect_solve(call_solve(x, x, wk, wv), x, x, wk, wv, 0.0,
                      lesson::tr("q = x @ wq, k = x @ wk, v = x @ wv: each from its own weight",
                      "q = x @ wq，k = x @ wk，v = x @ wv：各自来自它自己的权重"));
     });
-    checks.run(lesson::tr("seed 002's example", "seed 002 的例子"), [] {
+    checks.run(lesson::tr("seed 002's example", "源文章 002 的例子"), [] {
         pg::Tensor x = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}}), wq = pg::tensor({{1.f, 1.f}, {0.f, 1.f}}),
                    wk = pg::tensor({{1.f, 0.f}, {1.f, 1.f}}), wv = pg::tensor({{2.f, 0.f}, {0.f, 1.f}});
         QKV got = call_solve(x, wq, wk, wv);
@@ -164,7 +164,7 @@ int main() {
                      lesson::tr("x on the left: matmul(x, wq), not matmul(wq, x); each row of x is one position",
                      "x 在左边：matmul(x, wq)，不是 matmul(wq, x)；x 的每一行是一个位置"));
     });
-    checks.run(lesson::tr("seed 002's question: wq = I gives q = x", "seed 002 的问题：wq = I 得到 q = x"), [] {
+    checks.run(lesson::tr("seed 002's question: wq = I gives q = x", "源文章 002 的问题：wq = I 得到 q = x"), [] {
         pg::Tensor x = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}});
         QKV got = call_solve(x, pg::eye(2), pg::tensor({{1.f, 0.f}, {1.f, 1.f}}), pg::tensor({{2.f, 0.f}, {0.f, 1.f}}));
         lesson::expect_near("q", got.q, x, 0.0, lesson::tr("with wq the identity, x @ wq is x itself", "wq 是单位矩阵时，x @ wq 就是 x 本身"));
