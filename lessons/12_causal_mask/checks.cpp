@@ -110,7 +110,7 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
     if (std::fabs(std::sqrt(static_cast<double>(q.size(-1))) - std::sqrt(2.0)) > 1e-6) {
         w = Wrong{}; w.scale_power = std::log(std::sqrt(2.0)) / std::log(static_cast<double>(q.size(-1)));
         add(w, lesson::tr("scaled by 1/sqrt(2), the width in seed 002's example: use sqrt(HS) with HS = q.size(-1)",
-                          "缩放成了 1/sqrt(2)，那是 seed 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)"));
+                          "缩放成了 1/sqrt(2)，那是源文章 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)"));
     }
     return lesson::name_the_mistake(mine, suspects, 1e-4, fallback);
 }
@@ -148,7 +148,7 @@ int main() {
     using check12::call;
     using check12::expect_output;
     lesson::Checks checks("12", "causal_mask");
-    checks.run(lesson::tr("seed 002's Q, K, V", "seed 002 的 Q、K、V"), [] {
+    checks.run(lesson::tr("seed 002's Q, K, V", "源文章 002 的 Q、K、V"), [] {
         pg::Tensor q = pg::tensor({{1.f, 1.f}, {0.f, 1.f}, {1.f, 2.f}}), k = pg::tensor({{1.f, 0.f}, {1.f, 1.f}, {2.f, 1.f}}),
                    v = pg::tensor({{2.f, 0.f}, {0.f, 1.f}, {2.f, 1.f}});
         expect_output(q, k, v, call(q, k, v), pg::tensor({{2.f, 0.f}, {0.6605f, 0.6698f}, {1.3886f, 0.9257f}}), 1e-4,
