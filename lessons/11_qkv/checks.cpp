@@ -45,10 +45,37 @@ static std::string diagnose_solve(const std::string& name, const std::string& fa
     return fallback;
 }
 
+// An answer repeated from an earlier call: every part the same as what the function returned for an
+// earlier, different input (whose right answer differs from it) means a constant or a static, not a
+// computation from this call's arguments.
+static void expect_not_repeated(const std::string& function, const std::vector<pg::Tensor>& got,
+                                const std::vector<pg::Tensor>& want, std::vector<std::vector<pg::Tensor>>& earlier) {
+    auto all_near = [](const std::vector<pg::Tensor>& a, const std::vector<pg::Tensor>& b) {
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!near(a[i], b[i], 1e-6)) return false;
+        return true;
+    };
+    bool repeated = false;
+    for (const auto& before : earlier) repeated = repeated || (all_near(got, before) && !all_near(want, before));
+    earlier.push_back(got);
+    if (repeated)
+        throw lesson::CheckFailed(function, lesson::tr("q, k, v from this call's arguments", "由这一次调用的参数算出的 q、k、v"),
+                                  lesson::tr("the q, k, v of an earlier call", "先前一次调用的 q、k、v"),
+                                  lesson::tr("your q, k, v are exactly the ones your function returned for an earlier, "
+                                             "different input: compute them from this call's x and weights, not a constant "
+                                             "or a static kept from a call before",
+                                             "你的 q、k、v 和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 x "
+                                             "和权重来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+}
+
 // The learner's solve; a ShapeError from inside it is named.
 static QKV call_solve(const pg::Tensor& x, const pg::Tensor& wq, const pg::Tensor& wk, const pg::Tensor& wv) {
+    static std::vector<std::vector<pg::Tensor>> earlier;  // what solve returned in the checks before
     try {
-        return exercise::solve(x, wq, wk, wv);
+        QKV got = exercise::solve(x, wq, wk, wv);
+        expect_not_repeated("solve", {got.q, got.k, got.v}, {pg::matmul(x, wq), pg::matmul(x, wk), pg::matmul(x, wv)},
+                            earlier);
+        return got;
     } catch (const pg::ShapeError& e) {
         std::string hint = lesson::tr("x is (..., T, C) and each weight (C, width): x @ w, x on the left, w as it is; "
                            "pg::matmul broadcasts over x's leading dims, so no reshape to 2-D is needed",
@@ -84,8 +111,11 @@ static std::string diagnose_fused(const std::string& fallback) {
 }
 
 static QKV call_fused(const pg::Tensor& x, const pg::Tensor& weight, const pg::Tensor& bias) {
+    static std::vector<std::vector<pg::Tensor>> earlier;  // what fused_qkv returned in the checks before
     try {
-        return exercise::fused_qkv(x, weight, bias);
+        QKV got = exercise::fused_qkv(x, weight, bias);
+        expect_not_repeated("fused_qkv", {got.q, got.k, got.v}, pg::chunk(pg::linear(x, weight, bias), 3, -1), earlier);
+        return got;
     } catch (const pg::ShapeError& e) {
         throw lesson::CheckFailed("fused_qkv", "q, k, v", std::string("pg::ShapeError: ") + e.what(),
                                   diagnose_fused(lesson::tr("x @ weight^T + bias is pg::linear(x, weight, bias), (..., 3D); then "
