@@ -117,8 +117,23 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
 
 // The learner's function; a ShapeError from inside it is named.
 static pg::Tensor call(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v) {
+    static std::vector<pg::Tensor> earlier;  // what the function returned in the checks before
     try {
-        return exercise::causal_attention(q, k, v);
+        pg::Tensor got = exercise::causal_attention(q, k, v), want = causal_attention_with_ops(q, k, v);
+        // an answer repeated from an earlier, different input: a constant or a static, not this call's computation
+        bool repeated = false;
+        for (const pg::Tensor& before : earlier)
+            repeated = repeated || (lesson::near(got, before, 1e-6) && !lesson::near(want, before, 1e-4));
+        earlier.push_back(got);
+        if (repeated)
+            throw lesson::CheckFailed(
+                "causal_attention", lesson::tr("an output computed from this call's q, k, v", "由这一次调用的 q、k、v 算出的输出"),
+                lesson::tr("the output of an earlier call", "先前一次调用的输出"),
+                lesson::tr("your output is exactly the one your function returned for an earlier, different input: compute it "
+                           "from this call's q, k and v, not a constant or a static kept from a call before",
+                           "你的输出和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 q、k、v 来算，"
+                           "不能用常量，也不能用上一次调用留下的 static 变量"));
+        return got;
     } catch (const pg::ShapeError& e) {
         std::string what = e.what();
         std::string hint =
