@@ -71,7 +71,7 @@ inline bool shorter_works(const pg::Tensor& wte, const pg::Tensor& wpe, const pg
 }
 
 // Your embed for a valid input (T <= context), with an error turned into a hint about its likely cause.
-inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
+inline pg::Tensor call_embed_once(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
     const std::string what = "embed(wte " + lesson::str(wte.shape()) + ", wpe " + lesson::str(wpe.shape()) +
                              ", ids " + lesson::str(ids.shape()) + ")";
     try {
@@ -111,6 +111,25 @@ inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const
         throw lesson::CheckFailed(what, lesson::tr("a (B,T,C) tensor", "一个 (B,T,C) 张量"),
                                   lesson::tr("an error: ", "出错：") + msg, hint);
     }
+}
+
+// The learner's embed, and an answer repeated from an earlier call caught: the same as what embed
+// returned for an earlier, different input (whose right answer differs) is a constant or a static.
+inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
+    static std::vector<pg::Tensor> earlier;  // what embed returned in the checks before
+    pg::Tensor got = call_embed_once(wte, wpe, ids), want = embed_with_library(wte, wpe, ids);
+    bool repeated = false;
+    for (const pg::Tensor& before : earlier) repeated = repeated || (close(got, before) && !close(want, before));
+    earlier.push_back(got);
+    if (repeated)
+        throw lesson::CheckFailed("embed", lesson::tr("x computed from this call's wte, wpe and ids", "由这一次调用的 wte、wpe 和 ids 算出的 x"),
+                                  lesson::tr("the x of an earlier call", "先前一次调用的 x"),
+                                  lesson::tr("your x is exactly the one your function returned for an earlier, different input: "
+                                             "compute it from this call's wte, wpe and ids, not a constant or a static kept "
+                                             "from a call before",
+                                             "你的 x 和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 wte、wpe 和 ids "
+                                             "来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+    return got;
 }
 
 inline void expect_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
