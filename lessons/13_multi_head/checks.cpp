@@ -243,7 +243,7 @@ int main() {
         pg::Tensor x = pg::randn({2, 3, 6}, gen, true);
         pg::Tensor s = call_split(x, 3);
         lesson::expect(lesson::tr("split_heads' result", "split_heads 的结果"), s.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it from pg::reshape and pg::transpose, not pg::tensor(values) filled in a loop: "
                                   "training must reach the qkv Linear through the heads",
@@ -258,7 +258,7 @@ int main() {
         pg::Tensor y = pg::randn({2, 3, 4, 2}, gen, true);
         pg::Tensor m = call_merge(y);
         lesson::expect(lesson::tr("merge_heads' result", "merge_heads 的结果"), m.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it from pg::transpose and pg::reshape, not pg::tensor(values) filled in a loop: "
                                   "training must reach the heads through the merge",

@@ -226,7 +226,7 @@ int main() {
         wpe.zero_grad();
         pg::Tensor x = call_embed(wte, wpe, ids);
         lesson::expect(lesson::tr("embed's result", "embed 的结果"), x.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it with pg ops (pg::embedding, pg::slice, +), not pg::tensor(values): training "
                                   "must reach wte and wpe through it",
