@@ -101,13 +101,22 @@ inline pg::Tensor call_embed_once(const pg::Tensor& wte, const pg::Tensor& wpe, 
                               "looked up with the token ids; position t adds row t of wpe whatever the id: "
                               "pg::embedding(wpe, pg::arange(T))",
                               "有一个编号进了 wpe，而 wpe 是每个位置一行（共 context 行），不是每个字一行：位置是用字的编号查出来的；不管编号是什么，位置 t 都加 wpe 的第 t 行：pg::embedding(wpe, pg::arange(T))");
-        else
+        else {
+            // what the error shows: the rows of the position part that did not broadcast, "and (R,C)"
+            auto rows_were = [&msg](size_t R) { return msg.find("and (" + std::to_string(R) + ",") != std::string::npos; };
             hint = lesson::tr("(B,T,C) + (T,C) broadcasts over B: add rows 0..T-1 of wpe, T = ids.size(1) = ",
                               "(B,T,C) + (T,C) 会在 B 上广播：加上 wpe 的第 0..T-1 行，T = ids.size(1) = ") +
                    std::to_string(ids.size(1)) + " (ids.size(0) = " + std::to_string(ids.size(0)) +
-                   lesson::tr(" is B); the whole table, context = ", " 是 B)；整张表有 context = ") +
-                   std::to_string(wpe.size(0)) +
-                   lesson::tr(" rows, is too many for this sequence", " 行，对这个序列来说太多了");
+                   lesson::tr(" is B)", " 是 B)");
+            if (rows_were(wpe.size(0)))
+                hint += lesson::tr("; your position part had wpe's ", "；你的位置部分有 wpe 的全部 ") + std::to_string(wpe.size(0)) +
+                        lesson::tr(" rows: the whole table, context = ", " 行：整张表有 context = ") + std::to_string(wpe.size(0)) +
+                        lesson::tr(" rows, is too many for this sequence", " 行，对这个序列来说太多了");
+            if (rows_were(ids.size(0)) && ids.size(0) != wpe.size(0))
+                hint += lesson::tr("; your position part had ", "；你的位置部分有 ") + std::to_string(ids.size(0)) +
+                        lesson::tr(" rows, as many as the batch: T read as ids.size(0), not ids.size(1)",
+                                   " 行，和批次一样多：T 被读成了 ids.size(0)，而不是 ids.size(1)");
+        }
         throw lesson::CheckFailed(what, lesson::tr("a (B,T,C) tensor", "一个 (B,T,C) 张量"),
                                   lesson::tr("an error: ", "出错：") + msg, hint);
     }
