@@ -136,16 +136,35 @@ static pg::Tensor call(const pg::Tensor& q, const pg::Tensor& k, const pg::Tenso
         return got;
     } catch (const pg::ShapeError& e) {
         std::string what = e.what();
-        std::string hint =
-            what.find("masked_fill") != std::string::npos
-                ? lesson::tr("the mask does not fit the scores (..., T, T): T = q.size(-2), the number of positions, not "
-                             "q.size(0), which is the batch once there are leading dims",
-                             "掩码与分数 (..., T, T) 对不上：T = q.size(-2)，即位置的个数，而不是 q.size(0)，"
-                             "一旦有了前面的维度，它就是批次大小")
-                : lesson::tr("transpose the last two dims of k, pg::transpose(k, -2, -1), not (0, 1): with leading dims "
-                             "(B, NH, T, HS) dims 0 and 1 are the batch and the heads",
-                             "转置 k 的最后两维，pg::transpose(k, -2, -1)，而不是 (0, 1)：有前面的维度 (B, NH, T, HS) 时，"
-                             "第 0 维和第 1 维是批次维和头维");
+        // which mistake the error fits: a (B, B) mask (T read as q.size(0)), or the very error q @ k^T with k
+        // transposed in dims (0, 1) gives; otherwise only what the shapes must be
+        const std::string B = std::to_string(q.size(0));
+        bool k_01 = false;
+        try {
+            (void)pg::matmul(q, pg::transpose(k, 0, 1));
+        } catch (const pg::ShapeError& e01) {
+            k_01 = what == e01.what();
+        }
+        std::string hint;
+        if (what.find("masked_fill") != std::string::npos && what.find("and (" + B + "," + B + ")") != std::string::npos)
+            hint = lesson::tr("the mask does not fit the scores (..., T, T): T = q.size(-2), the number of positions, not "
+                              "q.size(0), which is the batch once there are leading dims",
+                              "掩码与分数 (..., T, T) 对不上：T = q.size(-2)，即位置的个数，而不是 q.size(0)，"
+                              "一旦有了前面的维度，它就是批次大小");
+        else if (what.find("masked_fill") != std::string::npos)
+            hint = lesson::tr("the mask does not fit the scores (..., T, T): build it (T, T) with T = q.size(-2), the number "
+                              "of positions",
+                              "掩码与分数 (..., T, T) 对不上：把它建成 (T, T)，T = q.size(-2)，即位置的个数");
+        else if (k_01)
+            hint = lesson::tr("transpose the last two dims of k, pg::transpose(k, -2, -1), not (0, 1): with leading dims "
+                              "(B, NH, T, HS) dims 0 and 1 are the batch and the heads",
+                              "转置 k 的最后两维，pg::transpose(k, -2, -1)，而不是 (0, 1)：有前面的维度 (B, NH, T, HS) 时，"
+                              "第 0 维和第 1 维是批次维和头维");
+        else
+            hint = lesson::tr("the shapes of the five steps: q (..., T, HS) @ k^T (..., HS, T) gives scores (..., T, T), the "
+                              "mask is (T, T), and the weights (..., T, T) @ v (..., T, HV) give (..., T, HV)",
+                              "五步的形状：q (..., T, HS) @ k^T (..., HS, T) 得到分数 (..., T, T)，掩码是 (T, T)，"
+                              "权重 (..., T, T) @ v (..., T, HV) 得到 (..., T, HV)");
         throw lesson::CheckFailed("causal_attention", lesson::tr("an output of shape (..., T, HV)", "形状为 (..., T, HV) 的输出"),
                                   "pg::ShapeError: " + what, hint);
     }
