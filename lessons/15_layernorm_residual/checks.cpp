@@ -140,7 +140,13 @@ inline pg::Tensor call_ln(const pg::Tensor& x, const pg::Tensor& w, const pg::Te
         got = exercise::layer_norm(x, w, b, eps);
     } catch (const pg::ShapeError& e) {
         throw lesson::CheckFailed("layer_norm(x " + lesson::str(x.shape()) + ")", lesson::tr("a tensor of x's shape", "一个与 x 形状相同的张量"),
-                                  lesson::tr("a ShapeError: ", "抛出了 ShapeError：") + e.what(), wrong_c_hint());
+                                  lesson::tr("a ShapeError: ", "抛出了 ShapeError：") + e.what(),
+                                  std::string(e.what()).find("out of range") != std::string::npos
+                                      ? wrong_c_hint()   // a dim x does not have: the row length read from another dim
+                                      : lesson::tr("the result has x's shape and x.numel() values: C = x.size(-1), x.numel() / C "
+                                                   "rows, then pg::tensor(y, x.shape())",
+                                                   "结果的形状与 x 相同，共 x.numel() 个值：C = x.size(-1)，x.numel() / C 行，"
+                                                   "然后 pg::tensor(y, x.shape())"));
     }
     auto same = [](const pg::Tensor& p, const pg::Tensor& q, float tol) {
         if (p.shape() != q.shape()) return false;
