@@ -101,7 +101,14 @@ static std::string diagnose_fused(const std::string& fallback) {
             return lesson::tr("your parts are 3D = 6 wide: you split along another dim; split along the last dim, "
                    "pg::chunk(all, 3, -1), so each row's 3D numbers become q, k, v",
                    "你的每一部分宽 3D = 6：你沿别的维切分了；要沿最后一维切分，pg::chunk(all, 3, -1)，这样每一行的 3D 个数才分成 q、k、v");
-    } catch (const pg::ShapeError&) {
+    } catch (const pg::ShapeError& e) {
+        std::string plain;  // the error pg::matmul(x, weight) gives on the probe
+        try {
+            (void)pg::matmul(x, weight);
+        } catch (const pg::ShapeError& m) {
+            plain = m.what();
+        }
+        if (plain != e.what()) return fallback;
         return lesson::tr("weight is (3D, C), one row per output: the map is x @ weight^T + bias, which is "
                "pg::linear(x, weight, bias) (pg::matmul(x, weight) does not fit)",
                "weight 是 (3D, C)，每个输出一行：这个映射是 x @ weight^T + bias，也就是 pg::linear(x, weight, bias)（pg::matmul(x, weight) 对不上）");
