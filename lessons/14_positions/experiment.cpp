@@ -64,7 +64,7 @@ static void run() {
     std::cout << lesson::tr("眠's row in b against 眠's row in a, and the same for 春:\n", "b 中眠的那一行对 a 中眠的那一行，春也一样：\n");
     lesson::confirm(lesson::tr("swapped rows", "对调的行"), moved_diff, 0.0, 1e-6, lesson::tr("the two rows are swapped, not changed", "两行只是对调了，没有改变"));
 
-    lesson::section(lesson::tr("any permutation P: attend(P x) = P attend(x)", "任意排列 P：attend(P x) = P attend(x)"));
+    lesson::section(lesson::tr("any permutation P: attend(P x) = P attend(x)", "任意置换 P：attend(P x) = P attend(x)"));
     pg::Tensor perm = pg::tensor({4.f, 2.f, 0.f, 3.f, 1.f});  // new row i is old row perm[i]
     std::cout << lesson::tr("P x reads ", "P x 读作 ") << text_of(pg::index_select(ids_a, 0, perm)) << "\n";
     pg::Tensor y_of_px = attend(qkv, pg::index_select(x_a, 0, perm));
@@ -73,7 +73,7 @@ static void run() {
     lesson::show("P attend(x)", p_of_y);
     float equivariance_gap = max_abs_diff(y_of_px, p_of_y);
     lesson::show("max |attend(P x) - P attend(x)|", equivariance_gap);
-    lesson::confirm(lesson::tr("equivariance", "等变性"), equivariance_gap, 0.0, 1e-6, lesson::tr("permutation-equivariant (seed 000 §4)", "对排列等变（源文章 000 §4）"));
+    lesson::confirm(lesson::tr("equivariance", "等变性"), equivariance_gap, 0.0, 1e-6, lesson::tr("permutation-equivariant (seed 000 §4)", "对置换等变（源文章 000 §4）"));
 
     lesson::section(lesson::tr("the causal mask alone: the library's CausalSelfAttention, no positions", "只有因果掩码：库里的 CausalSelfAttention，没有位置"));
     pg::nn::CausalSelfAttention causal(C, 1, 0.f, gen);
