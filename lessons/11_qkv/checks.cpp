@@ -45,10 +45,37 @@ static std::string diagnose_solve(const std::string& name, const std::string& fa
     return fallback;
 }
 
+// An answer repeated from an earlier call: every part the same as what the function returned for an
+// earlier, different input (whose right answer differs from it) means a constant or a static, not a
+// computation from this call's arguments.
+static void expect_not_repeated(const std::string& function, const std::vector<pg::Tensor>& got,
+                                const std::vector<pg::Tensor>& want, std::vector<std::vector<pg::Tensor>>& earlier) {
+    auto all_near = [](const std::vector<pg::Tensor>& a, const std::vector<pg::Tensor>& b) {
+        for (size_t i = 0; i < a.size(); ++i)
+            if (!near(a[i], b[i], 1e-6)) return false;
+        return true;
+    };
+    bool repeated = false;
+    for (const auto& before : earlier) repeated = repeated || (all_near(got, before) && !all_near(want, before));
+    earlier.push_back(got);
+    if (repeated)
+        throw lesson::CheckFailed(function, lesson::tr("q, k, v from this call's arguments", "由这一次调用的参数算出的 q、k、v"),
+                                  lesson::tr("the q, k, v of an earlier call", "先前一次调用的 q、k、v"),
+                                  lesson::tr("your q, k, v are exactly the ones your function returned for an earlier, "
+                                             "different input: compute them from this call's x and weights, not a constant "
+                                             "or a static kept from a call before",
+                                             "你的 q、k、v 和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 x "
+                                             "和权重来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+}
+
 // The learner's solve; a ShapeError from inside it is named.
 static QKV call_solve(const pg::Tensor& x, const pg::Tensor& wq, const pg::Tensor& wk, const pg::Tensor& wv) {
+    static std::vector<std::vector<pg::Tensor>> earlier;  // what solve returned in the checks before
     try {
-        return exercise::solve(x, wq, wk, wv);
+        QKV got = exercise::solve(x, wq, wk, wv);
+        expect_not_repeated("solve", {got.q, got.k, got.v}, {pg::matmul(x, wq), pg::matmul(x, wk), pg::matmul(x, wv)},
+                            earlier);
+        return got;
     } catch (const pg::ShapeError& e) {
         std::string hint = lesson::tr("x is (..., T, C) and each weight (C, width): x @ w, x on the left, w as it is; "
                            "pg::matmul broadcasts over x's leading dims, so no reshape to 2-D is needed",
@@ -74,7 +101,14 @@ static std::string diagnose_fused(const std::string& fallback) {
             return lesson::tr("your parts are 3D = 6 wide: you split along another dim; split along the last dim, "
                    "pg::chunk(all, 3, -1), so each row's 3D numbers become q, k, v",
                    "你的每一部分宽 3D = 6：你沿别的维切分了；要沿最后一维切分，pg::chunk(all, 3, -1)，这样每一行的 3D 个数才分成 q、k、v");
-    } catch (const pg::ShapeError&) {
+    } catch (const pg::ShapeError& e) {
+        std::string plain;  // the error pg::matmul(x, weight) gives on the probe
+        try {
+            (void)pg::matmul(x, weight);
+        } catch (const pg::ShapeError& m) {
+            plain = m.what();
+        }
+        if (plain != e.what()) return fallback;
         return lesson::tr("weight is (3D, C), one row per output: the map is x @ weight^T + bias, which is "
                "pg::linear(x, weight, bias) (pg::matmul(x, weight) does not fit)",
                "weight 是 (3D, C)，每个输出一行：这个映射是 x @ weight^T + bias，也就是 pg::linear(x, weight, bias)（pg::matmul(x, weight) 对不上）");
@@ -84,8 +118,11 @@ static std::string diagnose_fused(const std::string& fallback) {
 }
 
 static QKV call_fused(const pg::Tensor& x, const pg::Tensor& weight, const pg::Tensor& bias) {
+    static std::vector<std::vector<pg::Tensor>> earlier;  // what fused_qkv returned in the checks before
     try {
-        return exercise::fused_qkv(x, weight, bias);
+        QKV got = exercise::fused_qkv(x, weight, bias);
+        expect_not_repeated("fused_qkv", {got.q, got.k, got.v}, pg::chunk(pg::linear(x, weight, bias), 3, -1), earlier);
+        return got;
     } catch (const pg::ShapeError& e) {
         throw lesson::CheckFailed("fused_qkv", "q, k, v", std::string("pg::ShapeError: ") + e.what(),
                                   diagnose_fused(lesson::tr("x @ weight^T + bias is pg::linear(x, weight, bias), (..., 3D); then "
@@ -146,13 +183,13 @@ int main() {
     using check11::expect_solve;
     lesson::Checks checks("11", "qkv");
     checks.run(lesson::tr("seed 002's own check: x = I, wq = I, wk = 2I, wv = 3I, exactly",
-               "seed 002 自己的检查：x = I，wq = I，wk = 2I，wv = 3I，精确相等"), [] {
+               "源文章 002 自己的检查：x = I，wq = I，wk = 2I，wv = 3I，精确相等"), [] {
         pg::Tensor x = pg::eye(2), wk = x * 2.f, wv = x * 3.f;
         expect_solve(call_solve(x, x, wk, wv), x, x, wk, wv, 0.0,
                      lesson::tr("q = x @ wq, k = x @ wk, v = x @ wv: each from its own weight",
                      "q = x @ wq，k = x @ wk，v = x @ wv：各自来自它自己的权重"));
     });
-    checks.run(lesson::tr("seed 002's example", "seed 002 的例子"), [] {
+    checks.run(lesson::tr("seed 002's example", "源文章 002 的例子"), [] {
         pg::Tensor x = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}}), wq = pg::tensor({{1.f, 1.f}, {0.f, 1.f}}),
                    wk = pg::tensor({{1.f, 0.f}, {1.f, 1.f}}), wv = pg::tensor({{2.f, 0.f}, {0.f, 1.f}});
         QKV got = call_solve(x, wq, wk, wv);
@@ -164,7 +201,7 @@ int main() {
                      lesson::tr("x on the left: matmul(x, wq), not matmul(wq, x); each row of x is one position",
                      "x 在左边：matmul(x, wq)，不是 matmul(wq, x)；x 的每一行是一个位置"));
     });
-    checks.run(lesson::tr("seed 002's question: wq = I gives q = x", "seed 002 的问题：wq = I 得到 q = x"), [] {
+    checks.run(lesson::tr("seed 002's question: wq = I gives q = x", "源文章 002 的问题：wq = I 得到 q = x"), [] {
         pg::Tensor x = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}});
         QKV got = call_solve(x, pg::eye(2), pg::tensor({{1.f, 0.f}, {1.f, 1.f}}), pg::tensor({{2.f, 0.f}, {0.f, 1.f}}));
         lesson::expect_near("q", got.q, x, 0.0, lesson::tr("with wq the identity, x @ wq is x itself", "wq 是单位矩阵时，x @ wq 就是 x 本身"));

@@ -110,27 +110,61 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
     if (std::fabs(std::sqrt(static_cast<double>(q.size(-1))) - std::sqrt(2.0)) > 1e-6) {
         w = Wrong{}; w.scale_power = std::log(std::sqrt(2.0)) / std::log(static_cast<double>(q.size(-1)));
         add(w, lesson::tr("scaled by 1/sqrt(2), the width in seed 002's example: use sqrt(HS) with HS = q.size(-1)",
-                          "缩放成了 1/sqrt(2)，那是 seed 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)"));
+                          "缩放成了 1/sqrt(2)，那是源文章 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)"));
     }
     return lesson::name_the_mistake(mine, suspects, 1e-4, fallback);
 }
 
 // The learner's function; a ShapeError from inside it is named.
 static pg::Tensor call(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v) {
+    static std::vector<pg::Tensor> earlier;  // what the function returned in the checks before
     try {
-        return exercise::causal_attention(q, k, v);
+        pg::Tensor got = exercise::causal_attention(q, k, v), want = causal_attention_with_ops(q, k, v);
+        // an answer repeated from an earlier, different input: a constant or a static, not this call's computation
+        bool repeated = false;
+        for (const pg::Tensor& before : earlier)
+            repeated = repeated || (lesson::near(got, before, 1e-6) && !lesson::near(want, before, 1e-4));
+        earlier.push_back(got);
+        if (repeated)
+            throw lesson::CheckFailed(
+                "causal_attention", lesson::tr("an output computed from this call's q, k, v", "由这一次调用的 q、k、v 算出的输出"),
+                lesson::tr("the output of an earlier call", "先前一次调用的输出"),
+                lesson::tr("your output is exactly the one your function returned for an earlier, different input: compute it "
+                           "from this call's q, k and v, not a constant or a static kept from a call before",
+                           "你的输出和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 q、k、v 来算，"
+                           "不能用常量，也不能用上一次调用留下的 static 变量"));
+        return got;
     } catch (const pg::ShapeError& e) {
         std::string what = e.what();
-        std::string hint =
-            what.find("masked_fill") != std::string::npos
-                ? lesson::tr("the mask does not fit the scores (..., T, T): T = q.size(-2), the number of positions, not "
-                             "q.size(0), which is the batch once there are leading dims",
-                             "掩码与分数 (..., T, T) 对不上：T = q.size(-2)，即位置的个数，而不是 q.size(0)，"
-                             "一旦有了前面的维度，它就是批次大小")
-                : lesson::tr("transpose the last two dims of k, pg::transpose(k, -2, -1), not (0, 1): with leading dims "
-                             "(B, NH, T, HS) dims 0 and 1 are the batch and the heads",
-                             "转置 k 的最后两维，pg::transpose(k, -2, -1)，而不是 (0, 1)：有前面的维度 (B, NH, T, HS) 时，"
-                             "第 0 维和第 1 维是批次维和头维");
+        // which mistake the error fits: a (B, B) mask (T read as q.size(0)), or the very error q @ k^T with k
+        // transposed in dims (0, 1) gives; otherwise only what the shapes must be
+        const std::string B = std::to_string(q.size(0));
+        bool k_01 = false;
+        try {
+            (void)pg::matmul(q, pg::transpose(k, 0, 1));
+        } catch (const pg::ShapeError& e01) {
+            k_01 = what == e01.what();
+        }
+        std::string hint;
+        if (what.find("masked_fill") != std::string::npos && what.find("and (" + B + "," + B + ")") != std::string::npos)
+            hint = lesson::tr("the mask does not fit the scores (..., T, T): T = q.size(-2), the number of positions, not "
+                              "q.size(0), which is the batch once there are leading dims",
+                              "掩码与分数 (..., T, T) 对不上：T = q.size(-2)，即位置的个数，而不是 q.size(0)，"
+                              "一旦有了前面的维度，它就是批次大小");
+        else if (what.find("masked_fill") != std::string::npos)
+            hint = lesson::tr("the mask does not fit the scores (..., T, T): build it (T, T) with T = q.size(-2), the number "
+                              "of positions",
+                              "掩码与分数 (..., T, T) 对不上：把它建成 (T, T)，T = q.size(-2)，即位置的个数");
+        else if (k_01)
+            hint = lesson::tr("transpose the last two dims of k, pg::transpose(k, -2, -1), not (0, 1): with leading dims "
+                              "(B, NH, T, HS) dims 0 and 1 are the batch and the heads",
+                              "转置 k 的最后两维，pg::transpose(k, -2, -1)，而不是 (0, 1)：有前面的维度 (B, NH, T, HS) 时，"
+                              "第 0 维和第 1 维是批次维和头维");
+        else
+            hint = lesson::tr("the shapes of the five steps: q (..., T, HS) @ k^T (..., HS, T) gives scores (..., T, T), the "
+                              "mask is (T, T), and the weights (..., T, T) @ v (..., T, HV) give (..., T, HV)",
+                              "五步的形状：q (..., T, HS) @ k^T (..., HS, T) 得到分数 (..., T, T)，掩码是 (T, T)，"
+                              "权重 (..., T, T) @ v (..., T, HV) 得到 (..., T, HV)");
         throw lesson::CheckFailed("causal_attention", lesson::tr("an output of shape (..., T, HV)", "形状为 (..., T, HV) 的输出"),
                                   "pg::ShapeError: " + what, hint);
     }
@@ -148,7 +182,7 @@ int main() {
     using check12::call;
     using check12::expect_output;
     lesson::Checks checks("12", "causal_mask");
-    checks.run(lesson::tr("seed 002's Q, K, V", "seed 002 的 Q、K、V"), [] {
+    checks.run(lesson::tr("seed 002's Q, K, V", "源文章 002 的 Q、K、V"), [] {
         pg::Tensor q = pg::tensor({{1.f, 1.f}, {0.f, 1.f}, {1.f, 2.f}}), k = pg::tensor({{1.f, 0.f}, {1.f, 1.f}, {2.f, 1.f}}),
                    v = pg::tensor({{2.f, 0.f}, {0.f, 1.f}, {2.f, 1.f}});
         expect_output(q, k, v, call(q, k, v), pg::tensor({{2.f, 0.f}, {0.6605f, 0.6698f}, {1.3886f, 0.9257f}}), 1e-4,

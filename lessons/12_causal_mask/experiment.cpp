@@ -48,65 +48,73 @@ static void run() {
     pg::Tensor X = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {1.f, 1.f}});  // seed 002's input, (T, C)
     Attention a = attend(X);
 
-    lesson::section("lesson 11's Q, K, V (seed 002)");
+    lesson::section(lesson::tr("lesson 11's Q, K, V (seed 002)", "第 11 课的 Q、K、V（源文章 002）"));
     lesson::show("Q", a.q, 0);
     lesson::show("K", a.k, 0);
     lesson::show("V", a.v, 0);
 
-    lesson::section("1 compare: Q K^T");
+    lesson::section(lesson::tr("1 compare: Q K^T", "1 比较：Q K^T"));
     pg::Tensor S = pg::matmul(a.q, pg::transpose(a.k, 0, 1));  // (T, T)
     lesson::show("Q K^T", S, 0);
-    lesson::section("2 scale: / sqrt(HS), HS = 2");
+    lesson::section(lesson::tr("2 scale: / sqrt(HS), HS = 2", "2 缩放：/ sqrt(HS)，HS = 2"));
     pg::Tensor scaled = S / std::sqrt(2.f);
-    lesson::show("scaled", scaled);
-    lesson::section("3 mask: key j after query i gets -inf");
+    lesson::show(lesson::tr("scaled", "缩放后"), scaled);
+    lesson::section(lesson::tr("3 mask: key j after query i gets -inf", "3 掩码：在查询 i 之后的键 j 得到 -inf"));
     pg::Tensor mask = future_mask(T);
-    lesson::show("mask (1 = a later position, hidden)", mask, 0);
+    lesson::show(lesson::tr("mask (1 = a later position, hidden)", "掩码（1 = 后面的位置，遮住）"), mask, 0);
     pg::Tensor masked = pg::masked_fill(scaled, mask, minus_inf);
     lesson::show("masked_fill(scaled, mask, -inf)", masked);
-    lesson::section("4 softmax: exp(-inf) = 0, so hidden keys get weight 0 and each row still sums to 1");
+    lesson::section(lesson::tr("4 softmax: exp(-inf) = 0, so hidden keys get weight 0 and each row still sums to 1",
+                                "4 softmax：exp(-inf) = 0，所以被遮住的键权重为 0，每行之和仍是 1"));
     pg::Tensor W = pg::softmax(masked, -1);
-    lesson::show("weights", W);
-    lesson::show("row sums", pg::sum(W, -1));
-    lesson::confirm("row 1", pg::slice(W, 0, 1, 2), pg::tensor({{0.3302f, 0.6698f, 0.f}}), 5e-5,
-                    "softmax of [0, 0.7071]: seed 000's weights, swapped");
-    lesson::section("5 aggregate: weights @ V");
-    lesson::show("output", a.out);
-    lesson::confirm("row 0", pg::slice(a.out, 0, 0, 1), pg::tensor({{2.f, 0.f}}), 0.0, "v_0: position 0 sees only itself");
+    lesson::show(lesson::tr("weights", "权重"), W);
+    lesson::show(lesson::tr("row sums", "每行之和"), pg::sum(W, -1));
+    lesson::confirm(lesson::tr("row 1", "第 1 行"), pg::slice(W, 0, 1, 2), pg::tensor({{0.3302f, 0.6698f, 0.f}}), 5e-5,
+                    lesson::tr("softmax of [0, 0.7071]: seed 000's weights, swapped", "[0, 0.7071] 的 softmax：源文章 000 的权重，次序对调"));
+    lesson::section(lesson::tr("5 aggregate: weights @ V", "5 汇总：权重 @ V"));
+    lesson::show(lesson::tr("output", "输出"), a.out);
+    lesson::confirm(lesson::tr("row 0", "第 0 行"), pg::slice(a.out, 0, 0, 1), pg::tensor({{2.f, 0.f}}), 0.0,
+                    lesson::tr("v_0: position 0 sees only itself", "v_0：位置 0 只看得见自己"));
 
-    lesson::section("wrong: the mask after softmax");
+    lesson::section(lesson::tr("wrong: the mask after softmax", "错误：在 softmax 之后才加掩码"));
     pg::Tensor w_all = pg::softmax(scaled, -1);
-    lesson::show("softmax(scaled) over all three keys", w_all);
+    lesson::show(lesson::tr("softmax(scaled) over all three keys", "softmax(scaled)，对全部三个键"), w_all);
     pg::Tensor w_late = pg::masked_fill(w_all, mask, 0.f);
-    lesson::show("then the future weights set to 0", w_late);
-    lesson::show("row sums: no longer 1", pg::sum(w_late, -1));
+    lesson::show(lesson::tr("then the future weights set to 0", "再把未来的权重设为 0"), w_late);
+    lesson::show(lesson::tr("row sums: no longer 1", "每行之和：不再是 1"), pg::sum(w_late, -1));
     pg::Tensor out_late = mask_after_softmax(a);
-    lesson::show("output", out_late);
-    std::cout << "  largest difference from the right output: " << lesson::num(max_abs_diff(out_late, a.out)) << "\n";
+    lesson::show(lesson::tr("output", "输出"), out_late);
+    std::cout << lesson::tr("  largest difference from the right output: ", "  与正确输出的最大差：") << lesson::num(max_abs_diff(out_late, a.out)) << "\n";
 
-    lesson::section("the future leaks: change only position 2's input, [1, 1] -> [0, 2]");
+    lesson::section(lesson::tr("the future leaks: change only position 2's input, [1, 1] -> [0, 2]",
+                                "未来泄漏了：只改位置 2 的输入，[1, 1] -> [0, 2]"));
     Attention b = attend(pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {0.f, 2.f}}));
     pg::Tensor out_late_b = mask_after_softmax(b);
     for (long t = 0; t < 2; ++t) {
         auto row = [t](const pg::Tensor& m) { return pg::slice(m, 0, t, t + 1); };
-        std::cout << "  position " << t << "'s output moves by " << lesson::num(max_abs_diff(row(b.out), row(a.out)))
-                  << " with the mask before softmax, by " << lesson::num(max_abs_diff(row(out_late_b), row(out_late)))
-                  << " with the mask after\n";
+        std::cout << lesson::tr("  position ", "  位置 ") << t
+                  << lesson::tr("'s output moves by ", " 的输出：掩码在 softmax 之前时移动 ")
+                  << lesson::num(max_abs_diff(row(b.out), row(a.out)))
+                  << lesson::tr(" with the mask before softmax, by ", "，掩码在之后时移动 ")
+                  << lesson::num(max_abs_diff(row(out_late_b), row(out_late))) << lesson::tr(" with the mask after\n", "\n");
     }
-    lesson::confirm("rows 0-1, mask before softmax", pg::slice(b.out, 0, 0, 2), pg::slice(a.out, 0, 0, 2), 0.0,
-                    "unchanged: a later position cannot reach them");
+    lesson::confirm(lesson::tr("rows 0-1, mask before softmax", "第 0-1 行，掩码在 softmax 之前"), pg::slice(b.out, 0, 0, 2),
+                    pg::slice(a.out, 0, 0, 2), 0.0,
+                    lesson::tr("unchanged: a later position cannot reach them", "不变：后面的位置够不着它们"));
 
-    lesson::section("wrong: 0 instead of -inf before softmax");
+    lesson::section(lesson::tr("wrong: 0 instead of -inf before softmax", "错误：softmax 之前填 0 而不是 -inf"));
     pg::Tensor w_zero = pg::softmax(pg::masked_fill(scaled, mask, 0.f), -1);
     lesson::show("softmax(masked_fill(scaled, mask, 0))", w_zero);
-    std::cout << "  exp(0) = 1: row 0 still gives the two later positions "
-              << lesson::num(w_zero.to_vector()[1] + w_zero.to_vector()[2]) << " of its weight\n";
+    std::cout << lesson::tr("  exp(0) = 1: row 0 still gives the two later positions ", "  exp(0) = 1：第 0 行仍把 ")
+              << lesson::num(w_zero.to_vector()[1] + w_zero.to_vector()[2])
+              << lesson::tr(" of its weight\n", " 的权重给了后面两个位置\n");
 
-    lesson::section("not wrong, only wasteful: mask after softmax, then divide by the row sums again");
+    lesson::section(lesson::tr("not wrong, only wasteful: mask after softmax, then divide by the row sums again",
+                                "不算错，只是浪费：softmax 之后加掩码，再除以每行之和"));
     pg::Tensor renormalised = w_late / pg::sum(w_late, -1, true);
-    std::cout << "  largest difference from the right weights: " << lesson::num(max_abs_diff(renormalised, W)) << "\n";
+    std::cout << lesson::tr("  largest difference from the right weights: ", "  与正确权重的最大差：") << lesson::num(max_abs_diff(renormalised, W)) << "\n";
 
-    lesson::section("targets shifted by one: 春眠不觉晓");
+    lesson::section(lesson::tr("targets shifted by one: 春眠不觉晓", "目标错开一位：春眠不觉晓"));
     const char* vocab[6] = {"<bos>", "春", "眠", "不", "觉", "晓"};
     pg::Tensor ids = pg::tensor({0.f, 1.f, 2.f, 3.f, 4.f, 5.f});  // <bos> then the line, as ids
     pg::Tensor inputs = pg::slice(ids, 0, 0, 5), targets = pg::slice(ids, 0, 1, 6);  // ids[:-1], ids[1:]
@@ -117,11 +125,12 @@ static void run() {
     for (size_t t = 0; t < 5; ++t) {
         std::string seen;
         for (size_t j = 0; j <= t; ++j) seen += vocab[static_cast<size_t>(in[j])];
-        std::cout << "  position " << t << " sees " << seen << " and predicts " << vocab[static_cast<size_t>(tg[t])]
-                  << " = ids[" << t + 1 << "]\n";
+        std::cout << lesson::tr("  position ", "  位置 ") << t << lesson::tr(" sees ", " 看见 ") << seen
+                  << lesson::tr(" and predicts ", "，预测 ") << vocab[static_cast<size_t>(tg[t])] << " = ids[" << t + 1 << "]\n";
     }
 
-    lesson::section("the library's attention on these inputs: the answer is never in view");
+    lesson::section(lesson::tr("the library's attention on these inputs: the answer is never in view",
+                                "库的注意力处理这些输入：答案永远不在视野里"));
     pg::Generator gen(12);
     pg::nn::Embedding emb(6, 4, gen);
     pg::nn::CausalSelfAttention attn(4, 1, 0.f, gen);  // C = 4, one head, no dropout
@@ -132,14 +141,16 @@ static void run() {
     std::vector<pg::Tensor> parts = pg::chunk(attn.qkv.forward(x), 3, -1);
     pg::Tensor unmasked = pg::reshape(
         pg::softmax(pg::matmul(parts[0], pg::transpose(parts[1], -2, -1)) / std::sqrt(4.f), -1), {5, 5});
-    std::cout << "  weight position t puts on input t+1, its own target: masked / without the mask\n";
+    std::cout << lesson::tr("  weight position t puts on input t+1, its own target: masked / without the mask\n",
+                           "  位置 t 放在输入 t+1（它自己的目标）上的权重：有掩码 / 没有掩码\n");
     for (size_t t = 0; t + 1 < 5; ++t)
-        std::cout << "  position " << t << ": " << lesson::num(att.to_vector()[t * 5 + t + 1]) << " / "
+        std::cout << lesson::tr("  position ", "  位置 ") << t << lesson::tr(": ", "：") << lesson::num(att.to_vector()[t * 5 + t + 1]) << " / "
                   << lesson::num(unmasked.to_vector()[t * 5 + t + 1]) << "\n";
-    lesson::confirm("weights above the diagonal", pg::masked_fill(att, future_mask(5), 0.f), att, 0.0,
-                    "all 0 in the library's attention");
+    lesson::confirm(lesson::tr("weights above the diagonal", "对角线以上的权重"), pg::masked_fill(att, future_mask(5), 0.f), att, 0.0,
+                    lesson::tr("all 0 in the library's attention", "在库的注意力里全是 0"));
 
-    lesson::section("the picture: mask.svg");
+    const std::string file = lesson::chinese() ? "mask.zh.svg" : "mask.svg";
+    lesson::section(lesson::tr("the picture: ", "图：") + file);
     auto hidden = [](size_t n) {   // true above the diagonal: the cells the mask hides
         std::vector<std::vector<bool>> h(n, std::vector<bool>(n));
         for (size_t i = 0; i < n; ++i)
@@ -148,18 +159,18 @@ static void run() {
     };
     const std::vector<std::string> positions = {"0", "1", "2"};
     svg::Heatmap mask_map;
-    mask_map.title = "1. the mask: key j > query i gets -inf";
+    mask_map.title = lesson::tr("1. the mask: key j > query i gets -inf", "1. 掩码：键 j > 查询 i 时得 -inf");
     mask_map.values = svg::rows_of(pg::zeros({T, T}));
     mask_map.row_labels = mask_map.col_labels = positions;
-    mask_map.row_axis = "query i", mask_map.col_axis = "key j";
+    mask_map.row_axis = lesson::tr("query i", "查询 i"), mask_map.col_axis = lesson::tr("key j", "键 j");
     mask_map.masked = hidden(T);
     mask_map.cell = 62;
     for (size_t i = 0; i < T; ++i) {
         mask_map.cell_text.emplace_back();
-        for (size_t j = 0; j < T; ++j) mask_map.cell_text[i].push_back(j > i ? "\u2212\u221e" : "allowed");
+        for (size_t j = 0; j < T; ++j) mask_map.cell_text[i].push_back(j > i ? std::string("\u2212\u221e") : lesson::tr("allowed", "可见"));
     }
     svg::Heatmap weight_map = mask_map;
-    weight_map.title = "2. softmax(masked scores): the weights";
+    weight_map.title = lesson::tr("2. softmax(masked scores): the weights", "2. softmax(掩码后的分数)：权重");
     weight_map.values = svg::rows_of(W);
     weight_map.cell_text.clear();
     weight_map.decimals = 4;
@@ -168,33 +179,37 @@ static void run() {
         for (size_t j = 0; j < T; ++j) weight_map.cell_text[i].push_back(lesson::num(W.to_vector()[i * T + j], 4));
     }
     svg::Heatmap library_map;
-    library_map.title = "3. CausalSelfAttention on <bos>\u6625\u7720\u4e0d\u89c9";
+    library_map.title = lesson::tr("3. CausalSelfAttention on <bos>\u6625\u7720\u4e0d\u89c9", "3. CausalSelfAttention 处理 <bos>\u6625\u7720\u4e0d\u89c9");
     library_map.values = svg::rows_of(att);
     library_map.row_labels = library_map.col_labels = {"<bos>", "\u6625", "\u7720", "\u4e0d", "\u89c9"};
-    library_map.row_axis = "query t", library_map.col_axis = "key";
+    library_map.row_axis = lesson::tr("query t", "查询 t"), library_map.col_axis = lesson::tr("key", "键");
     library_map.masked = hidden(5);
     svg::HeatmapCounts drawn;
-    const svg::Output out = svg::in_lesson_folder(__FILE__, "mask.svg");
+    const svg::Output out = svg::in_lesson_folder(__FILE__, file);
     svg::write_file(out.path, svg::heatmaps({mask_map, weight_map, library_map},
-                                            "The causal mask: grey cells are hidden (-inf before softmax, weight 0 after)",
+                                            lesson::tr("The causal mask: grey cells are hidden (-inf before softmax, weight 0 after)",
+                                                       "因果掩码：灰色格子被遮住（softmax 之前是 -inf，之后权重为 0）"),
                                             0, &drawn));
     std::map<std::string, size_t> read = svg::check_file(out.path);
-    std::cout << "wrote " << out.shown << ": " << drawn.maps << " maps, " << drawn.cells << " cells (" << drawn.masked
-              << " hidden, grey), read back well-formed with " << read["rect"] << " <rect> and " << read["text"]
-              << " <text>\n";
-    lesson::confirm("<rect> in mask.svg", static_cast<double>(read["rect"]), static_cast<double>(drawn.rects()), 0.0,
-                    "a background, a border per map, a cell each");
-    lesson::confirm("<text> in mask.svg", static_cast<double>(read["text"]), static_cast<double>(drawn.texts(true)), 0.0,
-                    "titles, axis names, labels, cell values");
+    std::cout << lesson::tr("wrote ", "写出 ") << out.shown << lesson::tr(": ", "：") << drawn.maps << lesson::tr(" maps, ", " 张图，")
+              << drawn.cells << lesson::tr(" cells (", " 个格子（") << drawn.masked
+              << lesson::tr(" hidden, grey), read back well-formed with ", " 个被遮住，灰色），读回来格式正确，有 ") << read["rect"]
+              << lesson::tr(" <rect> and ", " 个 <rect> 和 ") << read["text"] << lesson::tr(" <text>\n", " 个 <text>\n");
+    lesson::confirm("<rect> in " + file, static_cast<double>(read["rect"]), static_cast<double>(drawn.rects()), 0.0,
+                    lesson::tr("a background, a border per map, a cell each", "一个背景，每张图一个边框，每个格子一个"));
+    lesson::confirm("<text> in " + file, static_cast<double>(read["text"]), static_cast<double>(drawn.texts(true)), 0.0,
+                    lesson::tr("titles, axis names, labels, cell values", "标题、轴名、标签、格子里的数"));
 
-    lesson::section("the library's attention: changing the last input moves only the last output");
+    lesson::section(lesson::tr("the library's attention: changing the last input moves only the last output",
+                                "库的注意力：改动最后一个输入，只有最后一个输出会动"));
     pg::Tensor x2 = x.detach();
     float* last = x2.mutable_data().data() + 4 * 4;  // position 4's four channels
     for (size_t c = 0; c < 4; ++c) last[c] += 1.f;
     pg::Tensor y2 = attn.forward(x2);
-    std::cout << "  positions 0-3 move by " << lesson::num(max_abs_diff(pg::slice(y2, 1, 0, 4), pg::slice(y, 1, 0, 4)))
-              << ", position 4 by " << lesson::num(max_abs_diff(pg::slice(y2, 1, 4, 5), pg::slice(y, 1, 4, 5))) << "\n";
-    lesson::confirm("positions 0-3", pg::slice(y2, 1, 0, 4), pg::slice(y, 1, 0, 4), 0.0, "unchanged");
+    std::cout << lesson::tr("  positions 0-3 move by ", "  位置 0-3 移动 ") << lesson::num(max_abs_diff(pg::slice(y2, 1, 0, 4), pg::slice(y, 1, 0, 4)))
+              << lesson::tr(", position 4 by ", "，位置 4 移动 ") << lesson::num(max_abs_diff(pg::slice(y2, 1, 4, 5), pg::slice(y, 1, 4, 5))) << "\n";
+    lesson::confirm(lesson::tr("positions 0-3", "位置 0-3"), pg::slice(y2, 1, 0, 4), pg::slice(y, 1, 0, 4), 0.0,
+                    lesson::tr("unchanged", "不变"));
 }
 
 int main() { return lesson::run_experiment(run); }

@@ -12,6 +12,7 @@
 // mistake 12: softmax by hand, exp(s) / sum exp(s), no max => overflows (exp(1000) = inf)
 // mistake 13: softmax by hand with one max over all the scores => not one max over all the scores
 // mistake 14: scaled by 1/HS => divide by sqrt(HS), not HS
+// mistake 15: the first call's output kept in a static and returned ever after => for an earlier, different input
 // Lesson 12's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong causal attentions.
@@ -19,6 +20,9 @@
 using lesson::mistake;
 
 pg::Tensor exercise::causal_attention(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v) {
+    static pg::Tensor kept;  // mistake 15: the first call's output
+    static bool have = false;
+    if (mistake(15) && have) return kept;
     size_t T = mistake(11) ? q.size(0) : q.size(-2);
     pg::Tensor scores = pg::matmul(q, mistake(10) ? pg::transpose(k, 0, 1) : pg::transpose(k, -2, -1));
     float scale = 1.f / std::sqrt(static_cast<float>(q.size(-1)));  // HS = q.size(-1)
@@ -43,5 +47,7 @@ pg::Tensor exercise::causal_attention(const pg::Tensor& q, const pg::Tensor& k, 
         pg::Tensor e = pg::exp(mistake(13) ? scores - pg::max(scores) : scores);
         return pg::matmul(e / pg::sum(e, -1, true), v);
     }
-    return pg::matmul(pg::softmax(scores, -1), v);
+    pg::Tensor out = pg::matmul(pg::softmax(scores, -1), v);
+    if (mistake(15)) have = true, kept = out;
+    return out;
 }

@@ -128,10 +128,36 @@ inline std::string merge_diagnosis(const pg::Tensor& y, const pg::Tensor& got) {
                       "再 reshape 成 (B,T,NH*HS)");
 }
 
+// An answer repeated from an earlier call: the same as what the function returned for an earlier,
+// different input (whose right answer differs from it) means a constant or a static.
+inline void expect_not_repeated(const std::string& function, const pg::Tensor& got, const pg::Tensor& want,
+                                std::vector<pg::Tensor>& earlier) {
+    auto same = [](const pg::Tensor& a, const pg::Tensor& b) {
+        if (a.shape() != b.shape()) return false;
+        for (size_t i = 0; i < a.numel(); ++i)
+            if (!(std::fabs(a.ptr()[i] - b.ptr()[i]) <= 1e-6f)) return false;
+        return true;
+    };
+    bool repeated = false;
+    for (const pg::Tensor& before : earlier) repeated = repeated || (same(got, before) && !same(want, before));
+    earlier.push_back(got);
+    if (repeated)
+        throw lesson::CheckFailed(function, lesson::tr("a result computed from this call's input", "由这一次调用的输入算出的结果"),
+                                  lesson::tr("the result of an earlier call", "先前一次调用的结果"),
+                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
+                                             "input: compute it from this call's tensor, not a constant or a static kept from "
+                                             "a call before",
+                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的张量来算，"
+                                             "不能用常量，也不能用上一次调用留下的 static 变量"));
+}
+
 // Your split and merge, with a ShapeError on a valid input turned into a hint about the sizes.
 inline pg::Tensor call_split(const pg::Tensor& x, size_t NH) {
+    static std::vector<pg::Tensor> earlier;  // what split_heads returned in the checks before
     try {
-        return exercise::split_heads(x, NH);
+        pg::Tensor got = exercise::split_heads(x, NH);
+        expect_not_repeated("split_heads", got, split_with_ops(x, NH), earlier);
+        return got;
     } catch (const pg::ShapeError& e) {
         throw lesson::CheckFailed("split_heads(x " + lesson::str(x.shape()) + ", " + std::to_string(NH) + ")",
                                   "(B,NH,T,HS)", lesson::tr("a ShapeError: ", "抛出了 ShapeError：") + e.what(),
@@ -145,8 +171,11 @@ inline pg::Tensor call_split(const pg::Tensor& x, size_t NH) {
 }
 
 inline pg::Tensor call_merge(const pg::Tensor& y) {
+    static std::vector<pg::Tensor> earlier;  // what merge_heads returned in the checks before
     try {
-        return exercise::merge_heads(y);
+        pg::Tensor got = exercise::merge_heads(y);
+        expect_not_repeated("merge_heads", got, merge_with_ops(y), earlier);
+        return got;
     } catch (const pg::ShapeError& e) {
         throw lesson::CheckFailed("merge_heads(y " + lesson::str(y.shape()) + ")", "(B,T,NH*HS)",
                                   lesson::tr("a ShapeError: ", "抛出了 ShapeError：") + e.what(),
@@ -214,7 +243,7 @@ int main() {
         pg::Tensor x = pg::randn({2, 3, 6}, gen, true);
         pg::Tensor s = call_split(x, 3);
         lesson::expect(lesson::tr("split_heads' result", "split_heads 的结果"), s.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it from pg::reshape and pg::transpose, not pg::tensor(values) filled in a loop: "
                                   "training must reach the qkv Linear through the heads",
@@ -229,7 +258,7 @@ int main() {
         pg::Tensor y = pg::randn({2, 3, 4, 2}, gen, true);
         pg::Tensor m = call_merge(y);
         lesson::expect(lesson::tr("merge_heads' result", "merge_heads 的结果"), m.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it from pg::transpose and pg::reshape, not pg::tensor(values) filled in a loop: "
                                   "training must reach the heads through the merge",

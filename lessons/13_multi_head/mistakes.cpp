@@ -8,6 +8,8 @@
 // mistake 8: merge swaps dims 2 and 3 instead of 1 and 2 => you swapped dims 2 and 3 (T and HS)
 // mistake 9: merge permutes to (B,T,HS,NH), interleaving the heads => head h's channels landed at h, h+NH
 // mistake 10: merge copied in a loop into pg::tensor(values), no gradient => training must reach the heads through the merge
+// mistake 11: split reshapes to (B,T,n_head,C), sizes whose product is not the element count => x is (B,T,C) = (x.size(0), x.size(1), x.size(2))
+// mistake 12: merge's first answer kept in a static and returned ever after => for an earlier, different input
 // Lesson 13's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
@@ -18,6 +20,7 @@ pg::Tensor exercise::split_heads(const pg::Tensor& x, size_t n_head) {
     if (n_head == 0 || C % n_head != 0) throw pg::ShapeError("split_heads: C is not a multiple of n_head");
     size_t HS = C / n_head;
     if (mistake(1)) return pg::reshape(x, {B, n_head, T, HS});
+    if (mistake(11)) return pg::transpose(pg::reshape(x, {B, T, n_head, C}), 1, 2);
     if (mistake(2)) return pg::permute(pg::reshape(x, {B, T, HS, n_head}), {0, 3, 1, 2});
     if (mistake(3)) return pg::transpose(pg::reshape(x, {B, T, HS, n_head}), 1, 2);
     if (mistake(4)) {
@@ -38,6 +41,10 @@ pg::Tensor exercise::split_heads(const pg::Tensor& x, size_t n_head) {
 }
 
 pg::Tensor exercise::merge_heads(const pg::Tensor& y) {
+    static pg::Tensor kept;  // mistake 12: the first call's answer
+    static bool have = false;
+    if (mistake(12) && have) return kept;
+    if (mistake(12)) have = true, kept = pg::reshape(pg::transpose(y, 1, 2), {y.size(0), y.size(2), y.size(1) * y.size(3)});
     size_t B = y.size(0), NH = y.size(1), T = y.size(2), HS = y.size(3);
     if (mistake(7)) { T = y.size(1); NH = y.size(2); }  // read as if y were (B,T,NH,HS)
     if (mistake(6)) return pg::reshape(y, {B, T, NH * HS});

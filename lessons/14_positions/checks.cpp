@@ -71,7 +71,7 @@ inline bool shorter_works(const pg::Tensor& wte, const pg::Tensor& wpe, const pg
 }
 
 // Your embed for a valid input (T <= context), with an error turned into a hint about its likely cause.
-inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
+inline pg::Tensor call_embed_once(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
     const std::string what = "embed(wte " + lesson::str(wte.shape()) + ", wpe " + lesson::str(wpe.shape()) +
                              ", ids " + lesson::str(ids.shape()) + ")";
     try {
@@ -101,16 +101,44 @@ inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const
                               "looked up with the token ids; position t adds row t of wpe whatever the id: "
                               "pg::embedding(wpe, pg::arange(T))",
                               "有一个编号进了 wpe，而 wpe 是每个位置一行（共 context 行），不是每个字一行：位置是用字的编号查出来的；不管编号是什么，位置 t 都加 wpe 的第 t 行：pg::embedding(wpe, pg::arange(T))");
-        else
+        else {
+            // what the error shows: the rows of the position part that did not broadcast, "and (R,C)"
+            auto rows_were = [&msg](size_t R) { return msg.find("and (" + std::to_string(R) + ",") != std::string::npos; };
             hint = lesson::tr("(B,T,C) + (T,C) broadcasts over B: add rows 0..T-1 of wpe, T = ids.size(1) = ",
                               "(B,T,C) + (T,C) 会在 B 上广播：加上 wpe 的第 0..T-1 行，T = ids.size(1) = ") +
                    std::to_string(ids.size(1)) + " (ids.size(0) = " + std::to_string(ids.size(0)) +
-                   lesson::tr(" is B); the whole table, context = ", " 是 B)；整张表有 context = ") +
-                   std::to_string(wpe.size(0)) +
-                   lesson::tr(" rows, is too many for this sequence", " 行，对这个序列来说太多了");
+                   lesson::tr(" is B)", " 是 B)");
+            if (rows_were(wpe.size(0)))
+                hint += lesson::tr("; your position part had wpe's ", "；你的位置部分有 wpe 的全部 ") + std::to_string(wpe.size(0)) +
+                        lesson::tr(" rows: the whole table, context = ", " 行：整张表有 context = ") + std::to_string(wpe.size(0)) +
+                        lesson::tr(" rows, is too many for this sequence", " 行，对这个序列来说太多了");
+            if (rows_were(ids.size(0)) && ids.size(0) != wpe.size(0))
+                hint += lesson::tr("; your position part had ", "；你的位置部分有 ") + std::to_string(ids.size(0)) +
+                        lesson::tr(" rows, as many as the batch: T read as ids.size(0), not ids.size(1)",
+                                   " 行，和批次一样多：T 被读成了 ids.size(0)，而不是 ids.size(1)");
+        }
         throw lesson::CheckFailed(what, lesson::tr("a (B,T,C) tensor", "一个 (B,T,C) 张量"),
                                   lesson::tr("an error: ", "出错：") + msg, hint);
     }
+}
+
+// The learner's embed, and an answer repeated from an earlier call caught: the same as what embed
+// returned for an earlier, different input (whose right answer differs) is a constant or a static.
+inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
+    static std::vector<pg::Tensor> earlier;  // what embed returned in the checks before
+    pg::Tensor got = call_embed_once(wte, wpe, ids), want = embed_with_library(wte, wpe, ids);
+    bool repeated = false;
+    for (const pg::Tensor& before : earlier) repeated = repeated || (close(got, before) && !close(want, before));
+    earlier.push_back(got);
+    if (repeated)
+        throw lesson::CheckFailed("embed", lesson::tr("x computed from this call's wte, wpe and ids", "由这一次调用的 wte、wpe 和 ids 算出的 x"),
+                                  lesson::tr("the x of an earlier call", "先前一次调用的 x"),
+                                  lesson::tr("your x is exactly the one your function returned for an earlier, different input: "
+                                             "compute it from this call's wte, wpe and ids, not a constant or a static kept "
+                                             "from a call before",
+                                             "你的 x 和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 wte、wpe 和 ids "
+                                             "来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+    return got;
 }
 
 inline void expect_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
@@ -207,7 +235,7 @@ int main() {
         wpe.zero_grad();
         pg::Tensor x = call_embed(wte, wpe, ids);
         lesson::expect(lesson::tr("embed's result", "embed 的结果"), x.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it with pg ops (pg::embedding, pg::slice, +), not pg::tensor(values): training "
                                   "must reach wte and wpe through it",

@@ -7,6 +7,7 @@
 // mistake 7: the sum copied in a loop into pg::tensor(values), no gradient => training must reach wte and wpe through it
 // mistake 8: the tokens looked up with pg::index_select, which takes 1-D ids => pg::index_select takes 1-D ids
 // mistake 9: the position table detached, wpe.detach() => wpe got no gradient
+// mistake 10: the first call's x kept in a static and returned ever after => for an earlier, different input
 // Lesson 14's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <stdexcept>
@@ -14,6 +15,10 @@
 using lesson::mistake;
 
 pg::Tensor exercise::embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
+    static pg::Tensor kept;  // mistake 10: the first call's answer
+    static bool have = false;
+    if (mistake(10) && have) return kept;
+    if (mistake(10)) return have = true, kept = pg::embedding(wte, ids) + pg::embedding(wpe, pg::arange(ids.size(1)));
     size_t T = mistake(4) ? ids.size(0) : ids.size(1);
     if (mistake(6) && T >= wpe.size(0)) throw std::out_of_range("embed: the sequence is longer than the context");
     pg::Tensor tokens = mistake(8) ? pg::index_select(wte, 0, ids) : pg::embedding(wte, ids);  // (B,T,C)

@@ -37,7 +37,7 @@ static pg::Tensor jacobian(const std::function<pg::Tensor(const pg::Tensor&)>& g
 }
 
 static void run() {
-    lesson::section("layer norm by hand: x = [1, 2, 3, 6]");
+    lesson::section(lesson::tr("layer norm by hand: x = [1, 2, 3, 6]", "手算层归一化：x = [1, 2, 3, 6]"));
     const std::vector<float> xs = {1.f, 2.f, 3.f, 6.f};
     const std::vector<float> gamma = {1.f, 0.5f, 2.f, 1.f}, beta = {0.f, 0.f, 0.5f, -1.f};
     const size_t C = xs.size();
@@ -45,51 +45,51 @@ static void run() {
     double mean = 0;
     for (float v : xs) mean += v;
     mean /= C;
-    lesson::show("mean", mean);
+    lesson::show(lesson::tr("mean", "均值"), mean);
     double var = 0, var_unbiased = 0;
-    std::cout << "deviations x - mean = [";
+    std::cout << lesson::tr("deviations x - mean = [", "偏差 x - 均值 = [");
     for (size_t c = 0; c < C; ++c) {
         std::cout << (c ? ", " : "") << lesson::num(xs[c] - mean, 1);
         var += (xs[c] - mean) * (xs[c] - mean);
     }
     std::cout << "]\n";
-    lesson::show("sum of squared deviations", var, 1);
+    lesson::show(lesson::tr("sum of squared deviations", "偏差平方之和"), var, 1);
     var_unbiased = var / (C - 1);
     var /= C;  // biased: divide by C, as the library and PyTorch do
-    lesson::show("variance (divide by C)", var);
+    lesson::show(lesson::tr("variance (divide by C)", "方差（除以 C）"), var);
     double denom = std::sqrt(var + eps);
-    lesson::show("sqrt(variance + eps)", denom);
+    lesson::show(lesson::tr("sqrt(variance + eps)", "sqrt(方差 + eps)"), denom);
     std::vector<float> xhat(C), y(C);
     for (size_t c = 0; c < C; ++c) {
         xhat[c] = static_cast<float>((xs[c] - mean) / denom);
         y[c] = xhat[c] * gamma[c] + beta[c];
     }
-    lesson::show("xhat = (x - mean) / sqrt(variance + eps)", pg::tensor(xhat, {C}));
+    lesson::show(lesson::tr("xhat = (x - mean) / sqrt(variance + eps)", "xhat = (x - 均值) / sqrt(方差 + eps)"), pg::tensor(xhat, {C}));
     lesson::show("weight", pg::tensor(gamma, {C}), 1);
     lesson::show("bias", pg::tensor(beta, {C}), 1);
     pg::Tensor y_hand = pg::tensor(y, {C});
     lesson::show("y = xhat * weight + bias", y_hand);
-    lesson::confirm("y by hand", y_hand, pg::tensor({-1.0690f, -0.2673f, 0.5f, 0.6036f}), 5e-5, "the hand computation");
+    lesson::confirm(lesson::tr("y by hand", "手算的 y"), y_hand, pg::tensor({-1.0690f, -0.2673f, 0.5f, 0.6036f}), 5e-5, lesson::tr("the hand computation", "手算结果"));
 
-    lesson::section("the same with pg::layer_norm");
+    lesson::section(lesson::tr("the same with pg::layer_norm", "用 pg::layer_norm 算同一个"));
     pg::Tensor x = pg::tensor(xs, {C});
     pg::Tensor y_lib = pg::layer_norm(x, pg::tensor(gamma, {C}), pg::tensor(beta, {C}), eps);
     lesson::show("pg::layer_norm(x, weight, bias, 1e-5)", y_lib);
-    lesson::confirm("pg::layer_norm", y_lib, y_hand, 1e-6, "matches the hand computation");
+    lesson::confirm("pg::layer_norm", y_lib, y_hand, 1e-6, lesson::tr("matches the hand computation", "与手算一致"));
     pg::nn::LayerNorm ln(C);  // weight ones, bias zeros: y = xhat until training moves them
     lesson::show("pg::nn::LayerNorm(4).forward(x)", ln.forward(x));
-    lesson::show("its mean", pg::mean(ln.forward(x)).item());
-    lesson::show("its mean square (variance)", pg::mean(ln.forward(x) * ln.forward(x)).item());
+    lesson::show(lesson::tr("its mean", "它的均值"), pg::mean(ln.forward(x)).item());
+    lesson::show(lesson::tr("its mean square (variance)", "它的均方（方差）"), pg::mean(ln.forward(x) * ln.forward(x)).item());
 
-    lesson::section("three details");
-    lesson::show("unbiased variance (divide by C - 1), not used", var_unbiased);
-    lesson::show("xhat with it, wrong", (x - static_cast<float>(mean)) / std::sqrt(static_cast<float>(var_unbiased)));
+    lesson::section(lesson::tr("three details", "三个细节"));
+    lesson::show(lesson::tr("unbiased variance (divide by C - 1), not used", "无偏方差（除以 C - 1），不用它"), var_unbiased);
+    lesson::show(lesson::tr("xhat with it, wrong", "用它算的 xhat，错的"), (x - static_cast<float>(mean)) / std::sqrt(static_cast<float>(var_unbiased)));
     pg::Tensor flat = pg::tensor({5.f, 5.f, 5.f, 5.f});
-    lesson::show("layer_norm([5, 5, 5, 5]), with eps", ln.forward(flat));
-    lesson::show("(x - mean) / sqrt(variance), no eps", (flat - 5.f) / 0.f);
-    lesson::show("layer_norm(10 x + 7): scale and shift do not matter", ln.forward(x * 10.f + 7.f));
+    lesson::show(lesson::tr("layer_norm([5, 5, 5, 5]), with eps", "layer_norm([5, 5, 5, 5])，有 eps"), ln.forward(flat));
+    lesson::show(lesson::tr("(x - mean) / sqrt(variance), no eps", "(x - 均值) / sqrt(方差)，没有 eps"), (flat - 5.f) / 0.f);
+    lesson::show(lesson::tr("layer_norm(10 x + 7): scale and shift do not matter", "layer_norm(10 x + 7)：尺度和偏移都无关紧要"), ln.forward(x * 10.f + 7.f));
 
-    lesson::section("the residual path: out = x + f(x) with f(x) = tanh(x W^T)");
+    lesson::section(lesson::tr("the residual path: out = x + f(x) with f(x) = tanh(x W^T)", "残差路径：out = x + f(x)，其中 f(x) = tanh(x W^T)"));
     const std::vector<float> x0 = {0.5f, -1.f};
     pg::Tensor w = pg::tensor({{0.3f, -0.2f}, {0.1f, 0.4f}});
     lesson::show("x", pg::tensor(x0, {1, 2}), 1);
@@ -98,18 +98,19 @@ static void run() {
     pg::Tensor j_resid = jacobian([&](const pg::Tensor& v) { return v + layer(v, w); }, x0);
     lesson::show("d f(x) / dx", j_plain);
     lesson::show("d (x + f(x)) / dx", j_resid);
-    lesson::show("their difference", j_resid - j_plain);
-    lesson::confirm("the difference", j_resid - j_plain, pg::eye(2), 1e-6, "the identity I");
+    lesson::show(lesson::tr("their difference", "两者之差"), j_resid - j_plain);
+    lesson::confirm(lesson::tr("the difference", "差"), j_resid - j_plain, pg::eye(2), 1e-6, lesson::tr("the identity I", "单位矩阵 I"));
 
-    lesson::section("gradient through a deep stack: |dL/dx| for L = sum(out * r)");
+    lesson::section(lesson::tr("gradient through a deep stack: |dL/dx| for L = sum(out * r)", "穿过很深的堆叠的梯度：L = sum(out * r) 时的 |dL/dx|"));
     const size_t width = 16, depth = 32;
     pg::Generator gen(15);
     std::vector<pg::Tensor> weights;
     for (size_t l = 0; l < depth; ++l) weights.push_back(pg::randn({width, width}, gen) * (0.5f / std::sqrt(16.f)));
     pg::Tensor input = pg::randn({1, width}, gen);
     pg::Tensor r = pg::randn({1, width}, gen);
-    std::cout << "width 16, each W ~ N(0, (0.5/sqrt(16))^2): one plain layer shrinks the gradient about 2x\n";
-    std::cout << "depth   plain tanh(x W^T)   residual x + tanh(x W^T)\n";
+    std::cout << lesson::tr("width 16, each W ~ N(0, (0.5/sqrt(16))^2): one plain layer shrinks the gradient about 2x\n",
+                             "宽 16，每个 W ~ N(0, (0.5/sqrt(16))^2)：一个普通层把梯度缩小约 2 倍\n");
+    std::cout << lesson::tr("depth   plain tanh(x W^T)   residual x + tanh(x W^T)\n", "深度    普通 tanh(x W^T)    残差 x + tanh(x W^T)\n");
     for (size_t d : {1, 2, 4, 8, 16, 32}) {
         pg::Tensor xp = input.detach().requires_grad_(), xr = input.detach().requires_grad_();
         pg::Tensor hp = xp, hr = xr;
@@ -122,10 +123,10 @@ static void run() {
         double gp = norm(xp.grad()), gr = norm(xr.grad());
         std::printf("%5zu   %-19s %s\n", d, sci(gp).c_str(), sci(gr).c_str());
         if (d == depth)
-            lesson::expect("the residual stack keeps its gradient", gr > 1e4 * gp, "a gradient over 1e4 times larger",
-                           sci(gr) + " against " + sci(gp), "");
+            lesson::expect(lesson::tr("the residual stack keeps its gradient", "残差堆叠保住了梯度"), gr > 1e4 * gp, lesson::tr("a gradient over 1e4 times larger", "梯度大 1e4 倍以上"),
+                           sci(gr) + lesson::tr(" against ", " 对 ") + sci(gp), "");
     }
-    lesson::show("|r|, the gradient at the top", norm(r));
+    lesson::show(lesson::tr("|r|, the gradient at the top", "|r|，顶部的梯度"), norm(r));
 }
 
 int main() { return lesson::run_experiment(run); }

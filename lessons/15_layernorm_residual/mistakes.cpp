@@ -7,6 +7,7 @@
 // mistake 7: the library's pg::layer_norm called => you called pg::layer_norm
 // mistake 8: weight and bias swapped, xhat * bias + weight => weight and bias swapped
 // mistake 9: C taken as x.size(1), a dim that is the last only for a matrix => C = x.size(-1), the last dim, whatever the rank
+// mistake 10: the first call's y kept in a static and returned ever after => for an earlier, different input
 // Lesson 15's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <cmath>
@@ -14,6 +15,9 @@
 using lesson::mistake;
 
 pg::Tensor exercise::layer_norm(const pg::Tensor& x, const pg::Tensor& weight, const pg::Tensor& bias, float eps) {
+    static pg::Tensor kept;  // mistake 10: the first call's answer
+    static bool have = false;
+    if (mistake(10) && have) return kept;
     if (mistake(7)) return pg::layer_norm(x, weight, bias, eps);
     if (mistake(4)) eps = 1e-5f;
     size_t C = mistake(5) ? x.numel() : mistake(9) ? x.size(1) : x.size(-1);
@@ -48,5 +52,6 @@ pg::Tensor exercise::layer_norm(const pg::Tensor& x, const pg::Tensor& weight, c
             y[r * C + c] = h * scale.ptr()[k] + shift.ptr()[k];
         }
     }
+    if (mistake(10)) have = true, kept = pg::tensor(y, x.shape());
     return pg::tensor(y, x.shape());
 }
