@@ -4,8 +4,9 @@
 # object is compiled at -O0, so every call is still there and every inline function it uses is
 # emitted; nm -C lists each symbol the object defines or needs, and a listed name matches a symbol
 # that starts with it. The exercise's own functions live in namespace exercise, so they never match.
-#   forbidden_calls.sh scan NM FORBIDDEN.txt OBJECT      one "function<TAB>what to write instead" line
-#                                                        per listed function OBJECT reaches (./poet check)
+#   forbidden_calls.sh scan NM FORBIDDEN.txt OBJECT      one "function<TAB>what to write instead<TAB>the
+#                                                        same in Chinese" line per listed function OBJECT
+#                                                        reaches (./poet check)
 #   forbidden_calls.sh none NM FORBIDDEN.txt OBJECT...   the test: no OBJECT reaches a listed function
 #   forbidden_calls.sh caught NM FORBIDDEN.txt OBJECT... the test: every OBJECT reaches every listed
 #                                                        function (the planted calls below), and says so
@@ -19,13 +20,13 @@ set -uo pipefail
 
 usage() { echo "usage: forbidden_calls.sh scan|none|caught NM FORBIDDEN.txt OBJECT... | plant direct|helper FORBIDDEN.txt SOLUTION.cpp OUT.cpp" >&2; exit 2; }
 
-# The declarations: "name | sample call | hint" per line, as tab-separated fields; # lines and blank
-# lines skipped. A line without its three fields stops with the line's number.
+# The declarations: "name | sample call | hint | Chinese hint" per line, as tab-separated fields; #
+# lines and blank lines skipped. A line without its four fields stops with the line's number.
 declarations() {
     awk -F ' [|] ' -v file="$1" '
         /^[[:space:]]*(#|$)/ { next }
-        NF != 3 { printf "forbidden_calls: %s line %d: expected \"name | sample call | hint\", got: %s\n", file, NR, $0 > "/dev/stderr"; bad = 1; exit }
-        { for (i = 1; i <= 3; i++) { gsub(/^[[:space:]]+|[[:space:]]+$/, "", $i) } print $1 "\t" $2 "\t" $3 }
+        NF != 4 { printf "forbidden_calls: %s line %d: expected \"name | sample call | hint | Chinese hint\", got: %s\n", file, NR, $0 > "/dev/stderr"; bad = 1; exit }
+        { for (i = 1; i <= 4; i++) { gsub(/^[[:space:]]+|[[:space:]]+$/, "", $i) } print $1 "\t" $2 "\t" $3 "\t" $4 }
         END { exit bad ? 2 : 0 }' "$1"
 }
 
@@ -42,12 +43,13 @@ symbols() {
         { echo "forbidden_calls: $nm could not read $object" >&2; return 2; }
 }
 
-# scan NM FORBIDDEN OBJECT: "symbol<TAB>hint" for each listed name the object reaches (its first symbol).
+# scan NM FORBIDDEN OBJECT: "symbol<TAB>hint<TAB>Chinese hint" for each listed name the object reaches
+# (its first symbol).
 scan() {
     local decl syms
     decl="$(declarations "$2")" || return 2
     syms="$(symbols "$1" "$3")" || return 2
-    awk -F '\t' 'NR == FNR { name[++n] = $1; hint[n] = $3; next }
+    awk -F '\t' 'NR == FNR { name[++n] = $1; hint[n] = $3 "\t" $4; next }
                  { for (i = 1; i <= n; i++) if (!(i in seen) && index($0, name[i]) == 1) { seen[i] = $0 } }
                  END { for (i = 1; i <= n; i++) if (i in seen) print seen[i] "\t" hint[i] }' \
         <(printf '%s\n' "$decl") <(printf '%s\n' "$syms")

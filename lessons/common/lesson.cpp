@@ -208,15 +208,17 @@ std::string where_thrown(const std::exception& e) {
 
 // The library functions the exercise calls but must write itself: tools/lessons.sh reads them from
 // the compiled exercise (lessons/common/forbidden_calls.sh) and names its file in PG_FORBIDDEN_CALLS,
-// one "function<TAB>what to write instead" per line.
+// one "function<TAB>what to write instead<TAB>the same in Chinese" per line; the pairs are (function,
+// what to write instead in the learner's language).
 std::vector<std::pair<std::string, std::string>> forbidden_calls() {
     std::vector<std::pair<std::string, std::string>> calls;
     const char* path = std::getenv("PG_FORBIDDEN_CALLS");
     if (!path || !*path) return calls;
     std::ifstream in(path);
     for (std::string line; std::getline(in, line);) {
-        size_t tab = line.find('\t');
-        if (tab != std::string::npos) calls.emplace_back(line.substr(0, tab), line.substr(tab + 1));
+        size_t tab = line.find('\t'), tab2 = line.find('\t', tab + 1);
+        if (tab == std::string::npos || tab2 == std::string::npos) continue;
+        calls.emplace_back(line.substr(0, tab), tr(line.substr(tab + 1, tab2 - tab - 1), line.substr(tab2 + 1)));
     }
     return calls;
 }

@@ -56,5 +56,6 @@ else
 fi
 LANG=zh_CN.UTF-8 expect check_side.cpp 60 '抛出错误的是检查本身' '失败' '未通过'
 POET_LANG=zh expect endless_loop.cpp 3 '检查' '死循环'
+POET_LANG=zh expect calls_library.cpp 60 '你自己的代码，不是库里现成的' '你调用了库里现成的版本；用加法得到 2w：w + w'
 grep -q '^00 failing failing ' "$progress" || { cat "$progress"; echo "test_runner: the failures were not recorded"; status=1; }
 exit $status
