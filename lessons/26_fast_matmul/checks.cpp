@@ -202,15 +202,17 @@ inline std::string diagnose(const Problem& p, const std::vector<float>& got, con
                                   " 时最后一个 k 块只有一个值，所以这个输入分不出是哪一种；要么该写 sum += a * b 的地方写成了 sum = a * b，"
                                   "要么瓦片是在 k0 循环里面初始化的，而不是在它之前初始化一次");
         }
+        const std::string kept_en = last + 1 == p.K ? "k = " + std::to_string(last)
+                                                    : "k = " + std::to_string(last) + " to " + std::to_string(p.K - 1),
+                          kept_zh = last + 1 == p.K ? "k = " + std::to_string(last)
+                                                    : "k = " + std::to_string(last) + " 到 " + std::to_string(p.K - 1);
         if (restarted)
             return lesson::tr("only the last block of k counted: with K = " + std::to_string(p.K) + " and KB = " +
-                                  std::to_string(KB) + ", each C(i,j) came out as its start value plus the products of k = " +
-                                  std::to_string(last) + " to " + std::to_string(p.K - 1) +
-                                  " alone, so the tile was set up again inside the k0 loop; set it to C(i,j) or 0 once, "
-                                  "before the k0 loop, and store it after that loop",
+                                  std::to_string(KB) + ", each C(i,j) came out as its start value plus the products of " +
+                                  kept_en + " alone, so the tile was set up again inside the k0 loop; set it to C(i,j) or 0 "
+                                  "once, before the k0 loop, and store it after that loop",
                               "只算上了最后一个 k 块：K = " + std::to_string(p.K) + "、KB = " + std::to_string(KB) +
-                                  " 时，每个 C(i,j) 都只等于起始值加上 k = " + std::to_string(last) + " 到 " +
-                                  std::to_string(p.K - 1) +
+                                  " 时，每个 C(i,j) 都只等于起始值加上 " + kept_zh +
                                   " 的乘积，所以瓦片在 k0 循环里面被重新初始化了；在 k0 循环之前把它设成 C(i,j) 或 0，只设一次，"
                                   "等这个循环结束后再存回");
     }
