@@ -70,6 +70,20 @@ float at(const pg::Tensor& w, size_t b, size_t head, size_t t, size_t s) {
     return w.ptr()[((b * NH + head) * T + t) * T + s];
 }
 
+// How many columns text takes on screen: a Chinese character two, any other one.
+size_t columns(const std::string& text) {
+    size_t n = 0;
+    for (unsigned char c : text)
+        if ((c & 0xC0) != 0x80) n += c >= 0x80 ? 2 : 1;
+    return n;
+}
+
+// text padded with spaces to `width` columns, on the right (left = true) or on the left.
+std::string pad(const std::string& text, size_t width, bool left) {
+    const std::string spaces(columns(text) < width ? width - columns(text) : 0, ' ');
+    return left ? text + spaces : spaces + text;
+}
+
 // A token as the picture labels it: B for BOS, S for SEP, else the character.
 std::string label(const poet::Tokenizer& tok, int id) {
     if (id == poet::Tokenizer::BOS) return "B";
@@ -83,13 +97,14 @@ std::string label(const poet::Tokenizer& tok, int id) {
 svg::Heatmap head_map(const pg::Tensor& w, size_t layer, size_t head, const std::vector<std::string>& labels) {
     const size_t T = labels.size();
     svg::Heatmap m;
-    m.title = "layer " + std::to_string(layer) + ", head " + std::to_string(head);
+    m.title = lesson::tr("layer " + std::to_string(layer) + ", head " + std::to_string(head),
+                         "第 " + std::to_string(layer) + " 层，第 " + std::to_string(head) + " 个头");
     m.values.assign(T, std::vector<double>(T));
     m.masked.assign(T, std::vector<bool>(T));
     for (size_t t = 0; t < T; ++t)
         for (size_t s = 0; s < T; ++s) m.values[t][s] = at(w, 0, head, t, s), m.masked[t][s] = s > t;
     m.row_labels = m.col_labels = labels;
-    m.row_axis = "query t", m.col_axis = "key s";
+    m.row_axis = lesson::tr("query t", "查询 t"), m.col_axis = lesson::tr("key s", "键 s");
     m.decimals = -1;
     m.cell = 12, m.font = 10;
     return m;
@@ -98,7 +113,8 @@ svg::Heatmap head_map(const pg::Tensor& w, size_t layer, size_t head, const std:
 // Renders the SVG with rsvg-convert when the machine has it (Debian: librsvg2-bin) and reads the
 // PNG's size from its header: "a 1692 x 816 PNG", or why not.
 std::string render_with_rsvg(const std::string& svg) {
-    if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0) return "rsvg-convert is not installed: not rendered";
+    if (std::system("command -v rsvg-convert >/dev/null 2>&1") != 0)
+        return lesson::tr("rsvg-convert is not installed: not rendered", "没有安装 rsvg-convert：没有渲染");
     const std::string png =
         (std::filesystem::temp_directory_path() / ("lesson25_" + std::to_string(getpid()) + ".png")).string();
     if (std::system(("rsvg-convert -o '" + png + "' '" + svg + "'").c_str()) != 0)
@@ -112,7 +128,8 @@ std::string render_with_rsvg(const std::string& svg) {
     auto be32 = [&](int o) {   // a big-endian 32-bit number
         return (uint32_t{h[o]} << 24) | (uint32_t{h[o + 1]} << 16) | (uint32_t{h[o + 2]} << 8) | uint32_t{h[o + 3]};
     };
-    return "rsvg-convert rendered it: a " + std::to_string(be32(16)) + " x " + std::to_string(be32(20)) + " PNG";
+    return lesson::tr("rsvg-convert rendered it: a " + std::to_string(be32(16)) + " x " + std::to_string(be32(20)) + " PNG",
+                      "rsvg-convert 渲染成功：一张 " + std::to_string(be32(16)) + " x " + std::to_string(be32(20)) + " 的 PNG");
 }
 
 // ---- what the heads do, over many poems ----
@@ -126,8 +143,13 @@ std::string render_with_rsvg(const std::string& svg) {
 void print_head_table(pg::nn::GPT& gpt, const pg::Tensor& inputs) {
     gpt.forward_last(inputs);   // runs every block; each keeps its weights in attn.last_attention
     const size_t N = inputs.size(0), T = inputs.size(1), line = poet::quatrain::kLineChars + 1;
-    std::printf("layer head    BOS      k    SEP   self   prev  line ends  largest  rhyme %zu->%zu\n", kWritesRhyme,
-                kLine2Rhyme);
+    const std::string rhyme_key = std::to_string(kWritesRhyme) + "->" + std::to_string(kLine2Rhyme);
+    if (lesson::chinese())   // the same columns, each heading right-aligned over its numbers
+        std::cout << pad("层    头", 12, true) << pad("BOS", 7, false) << pad("k", 7, false) << pad("SEP", 7, false)
+                  << pad("自己", 7, false) << pad("前一个", 7, false) << pad("句末", 11, false) << pad("最大", 9, false)
+                  << pad("韵脚 " + rhyme_key, 12, false) << "\n";
+    else
+        std::cout << "layer head    BOS      k    SEP   self   prev  line ends  largest  rhyme " << rhyme_key << "\n";
     auto row = [&](const std::string& name, auto weight) {
         double bos = 0, k = 0, sep = 0, self = 0, prev = 0, ends = 0, largest = 0, rhyme = 0;
         for (size_t b = 0; b < N; ++b) {
@@ -149,7 +171,7 @@ void print_head_table(pg::nn::GPT& gpt, const pg::Tensor& inputs) {
             std::string text = lesson::num(v, 2);
             return std::string(static_cast<size_t>(std::max(0, width - static_cast<int>(text.size()))), ' ') + text;
         };
-        std::cout << name << std::string(12 - name.size(), ' ') << col(bos / queries, 7) << col(k / queries, 7)
+        std::cout << pad(name, 12, true) << col(bos / queries, 7) << col(k / queries, 7)
                   << col(sep / queries, 7) << col(self / queries, 7) << col(prev / queries, 7)
                   << col(ends / later_queries, 11) << col(largest / queries, 9) << col(rhyme / static_cast<double>(N), 12)
                   << "\n";
@@ -160,23 +182,31 @@ void print_head_table(pg::nn::GPT& gpt, const pg::Tensor& inputs) {
             row(std::to_string(layer) + "     " + std::to_string(head),
                 [&](size_t b, size_t t, size_t s) { return at(w, b, head, t, s); });
     }
-    row("uniform", [](size_t, size_t t, size_t) { return 1.0 / static_cast<double>(t + 1); });   // 1/(t+1) each
+    row(lesson::tr("uniform", "均匀"), [](size_t, size_t t, size_t) { return 1.0 / static_cast<double>(t + 1); });   // 1/(t+1) each
 }
 
 }  // namespace
 
 static void run() {
-    lesson::section("the model: lesson 22's run (small_poet.hpp), trained once and kept in build/lessons/small_poet/");
+    lesson::section(lesson::tr("the model: lesson 22's run (small_poet.hpp), trained once and kept in build/lessons/small_poet/",
+                               "模型：第 22 课的那一次训练（small_poet.hpp），训练一次，存在 build/lessons/small_poet/"));
     poet::PoetModel model = small_poet::model();
     pg::NoGradGuard no_grad;   // from here on only forward passes
     pg::nn::GPT& gpt = *model.gpt;
     const pg::nn::GPTConfig& cfg = gpt.config();
     const size_t NH = cfg.n_head, HS = cfg.n_embd / NH;
-    std::cout << cfg.n_layer << " layers, width C = " << cfg.n_embd << ", NH = " << NH << " heads of HS = " << HS
-              << ", step " << model.step << ", validation loss " << lesson::num(std::stod(model.metadata.at("val_loss")), 2)
-              << ", " << pg::num_threads() << " threads\n";
+    const std::string val_loss = lesson::num(std::stod(model.metadata.at("val_loss")), 2);
+    std::cout << lesson::tr(std::to_string(cfg.n_layer) + " layers, width C = " + std::to_string(cfg.n_embd) + ", NH = " +
+                                std::to_string(NH) + " heads of HS = " + std::to_string(HS) + ", step " +
+                                std::to_string(model.step) + ", validation loss " + val_loss + ", " +
+                                std::to_string(pg::num_threads()) + " threads\n",
+                            std::to_string(cfg.n_layer) + " 层，宽度 C = " + std::to_string(cfg.n_embd) + "，NH = " +
+                                std::to_string(NH) + " 个头，每个 HS = " + std::to_string(HS) + "，第 " +
+                                std::to_string(model.step) + " 步，验证损失 " + val_loss + "，" +
+                                std::to_string(pg::num_threads()) + " 个线程\n");
 
-    lesson::section("one poem: 登鹳雀楼, a validation poem the model never trained on");
+    lesson::section(lesson::tr("one poem: 登鹳雀楼, a validation poem the model never trained on",
+                               "一首诗：《登鹳雀楼》，一首模型从没训练过的验证诗"));
     poet::Corpus corpus = poet::load_corpus(poet::default_data_dir(), "jueju");
     const std::u32string wanted = U"白日依山尽，黄河入海流。欲穷千里目，更上一层楼。";
     const size_t index = static_cast<size_t>(std::find(corpus.val.begin(), corpus.val.end(), wanted) - corpus.val.begin());
@@ -185,8 +215,12 @@ static void run() {
     std::vector<int> record = poet::make_record(val_poems[index], poet::validation_slot(index));
     const size_t T = poet::kInputLength;
     std::vector<int> input(record.begin(), record.begin() + T);
-    std::cout << "validation poem " << index << ", slot " << poet::validation_slot(index) << ": k = "
-              << model.tok.token_str(record[1]) << "; the model reads the record's first " << T << " ids\n";
+    std::cout << lesson::tr("validation poem " + std::to_string(index) + ", slot " +
+                                std::to_string(poet::validation_slot(index)) + ": k = " + model.tok.token_str(record[1]) +
+                                "; the model reads the record's first " + std::to_string(T) + " ids\n",
+                            "验证诗 " + std::to_string(index) + "，槽位 " + std::to_string(poet::validation_slot(index)) +
+                                "：k = " + model.tok.token_str(record[1]) + "；模型读这条记录的前 " + std::to_string(T) +
+                                " 个 id\n");
     std::vector<std::string> labels;
     for (size_t t = 0; t < T; ++t) {
         labels.push_back(label(model.tok, input[t]));
@@ -197,11 +231,14 @@ static void run() {
     std::vector<int> line2 = rhymes.level_groups(U'流'), line4 = rhymes.level_groups(U'楼'), shared;
     std::set_intersection(line2.begin(), line2.end(), line4.begin(), line4.end(), std::back_inserter(shared));
     lesson::expect("流 and 楼 rhyme", !shared.empty(), "a level rhyme group in common", "none", "");
-    std::cout << "line 2 ends in " << labels[kLine2Rhyme] << " (t = " << kLine2Rhyme << "), line 4 in "
-              << labels[kLine4Rhyme] << " (t = " << kLine4Rhyme << "): both in the 平水韵 group "
-              << poet::group_label(rhymes.group(shared[0])) << "\n";
+    const std::string l2 = std::to_string(kLine2Rhyme), l4 = std::to_string(kLine4Rhyme),
+                      group = poet::group_label(rhymes.group(shared[0]));
+    std::cout << lesson::tr("line 2 ends in " + labels[kLine2Rhyme] + " (t = " + l2 + "), line 4 in " + labels[kLine4Rhyme] +
+                                " (t = " + l4 + "): both in the 平水韵 group " + group + "\n",
+                            "第二句以" + labels[kLine2Rhyme] + "结尾（t = " + l2 + "），第四句以" + labels[kLine4Rhyme] +
+                                "结尾（t = " + l4 + "）：同属平水韵 " + group + "\n");
 
-    lesson::section("layer 0, from the block's own modules");
+    lesson::section(lesson::tr("layer 0, from the block's own modules", "第 0 层，用块自己的模块算"));
     pg::Tensor x = gpt.wte.forward(ids) + gpt.wpe.forward(pg::arange(T));   // the stream entering block 0
     std::vector<pg::Tensor> maps;   // per layer (1,NH,T,T)
     for (size_t layer = 0; layer < cfg.n_layer; ++layer) {
@@ -210,77 +247,102 @@ static void run() {
         pg::Tensor att = attention_of(h);
         if (layer == 0) {
             std::cout << "x = wte(ids) + wpe(0..26) " << lesson::str(x.shape()) << " -> ln1 -> attn.qkv "
-                      << lesson::str(block.attn.qkv.forward(block.ln1.forward(x)).shape()) << " -> chunk(3): q, k, v "
-                      << lesson::str(x.shape()) << " each\n"
-                      << "split into heads: q, k, v " << lesson::str(h.q.shape()) << " = (B,NH,T,HS)\n"
-                      << "scores q k^T " << lesson::str(att.shape()) << " = (B,NH,T,T), times 1/sqrt(HS) = 1/sqrt("
+                      << lesson::str(block.attn.qkv.forward(block.ln1.forward(x)).shape())
+                      << lesson::tr(" -> chunk(3): q, k, v ", " -> chunk(3)：q、k、v 各是 ") << lesson::str(x.shape())
+                      << lesson::tr(" each\n", "\n") << lesson::tr("split into heads: q, k, v ", "拆成多头：q、k、v 是 ")
+                      << lesson::str(h.q.shape()) << " = (B,NH,T,HS)\n"
+                      << lesson::tr("scores q k^T ", "分数 q k^T ") << lesson::str(att.shape())
+                      << lesson::tr(" = (B,NH,T,T), times 1/sqrt(HS) = 1/sqrt(", " = (B,NH,T,T)，乘以 1/sqrt(HS) = 1/sqrt(")
                       << HS << ") = " << lesson::num(1.0 / std::sqrt(static_cast<double>(HS)), 2)
-                      << ", the future set to -inf, softmax over the keys\n";
-            lesson::section("by hand: row 2 (SEP) of layer 0, head 0, the three keys it sees");
+                      << lesson::tr(", the future set to -inf, softmax over the keys\n",
+                                    "，未来设为 -inf，沿键做 softmax\n");
+            lesson::section(lesson::tr("by hand: row 2 (SEP) of layer 0, head 0, the three keys it sees",
+                                       "手算：第 0 层第 0 个头的第 2 行（SEP），它看得到的三个键"));
             std::vector<double> scaled, e;
             double z = 0;
             for (size_t s = 0; s < 3; ++s) {
                 double dot = 0;
                 for (size_t d = 0; d < HS; ++d) dot += h.q.ptr()[2 * HS + d] * h.k.ptr()[s * HS + d];   // head 0, b 0
                 scaled.push_back(dot / std::sqrt(static_cast<double>(HS)));
-                std::cout << "q_2 . k_" << s << " = " << lesson::num(dot, 2) << ", / 4 = " << lesson::num(scaled.back(), 2)
-                          << "\n";
+                std::cout << "q_2 . k_" << s << " = " << lesson::num(dot, 2) << lesson::tr(", / 4 = ", "，除以 4 = ")
+                          << lesson::num(scaled.back(), 2) << "\n";
             }
             const double top = *std::max_element(scaled.begin(), scaled.end());
             for (double v : scaled) z += (e.emplace_back(std::exp(v - top)), e.back());
             for (size_t s = 0; s < 3; ++s) {
-                std::cout << "weight on " << labels[s] << " = exp(" << lesson::num(scaled[s] - top, 2) << ") / "
-                          << lesson::num(z, 2) << " = " << lesson::num(e[s] / z, 2) << "\n";
+                std::cout << lesson::tr("weight on ", "放在 ") << labels[s] << lesson::tr(" = exp(", " 上的权重 = exp(")
+                          << lesson::num(scaled[s] - top, 2) << ") / " << lesson::num(z, 2) << " = " << lesson::num(e[s] / z, 2)
+                          << "\n";
                 lesson::confirm("weight (2," + std::to_string(s) + ") by hand", e[s] / z, at(att, 0, 0, 2, s), 1e-5,
-                                "pg::softmax's weight [0, 0, 2, " + std::to_string(s) + "]");
+                                lesson::tr("pg::softmax's weight [0, 0, 2, ", "pg::softmax 给出的权重 [0, 0, 2, ") +
+                                    std::to_string(s) + "]");
             }
         }
-        lesson::section("layer " + std::to_string(layer) + ": the weights are the block's own");
+        lesson::section(lesson::tr("layer " + std::to_string(layer) + ": the weights are the block's own",
+                                   "第 " + std::to_string(layer) + " 层：这些权重就是块自己的"));
         pg::Tensor ones = pg::sum(att, -1);   // (B,NH,T)
         float above = 0.f;
         for (size_t head = 0; head < NH; ++head)
             for (size_t t = 0; t < T; ++t)
                 for (size_t s = t + 1; s < T; ++s) above = std::max(above, at(att, 0, head, t, s));
-        std::cout << "max |row sum - 1| = " << lesson::num(lesson::max_abs_diff(ones, pg::ones(ones.shape())), 6)
-                  << ", largest weight above the diagonal = " << lesson::num(above, 6) << "\n";
+        std::cout << lesson::tr("max |row sum - 1| = ", "max |行和 - 1| = ")
+                  << lesson::num(lesson::max_abs_diff(ones, pg::ones(ones.shape())), 6)
+                  << lesson::tr(", largest weight above the diagonal = ", "，对角线以上最大的权重 = ") << lesson::num(above, 6)
+                  << "\n";
         lesson::confirm("every row sums to 1", lesson::max_abs_diff(ones, pg::ones(ones.shape())), 0.0, 1e-5, "softmax");
-        lesson::confirm("nothing above the diagonal", above, 0.0, 0.0, "the causal mask");
+        lesson::confirm("nothing above the diagonal", above, 0.0, 0.0, lesson::tr("the causal mask", "因果掩码"));
         pg::Tensor a = block.ln1.forward(x);
         pg::Tensor out = block.attn.forward(a);   // (B,T,C); keeps its weights in attn.last_attention
         lesson::confirm("against attn.last_attention", lesson::max_abs_diff(att, block.attn.last_attention), 0.0, 1e-6,
-                        "CausalSelfAttention::forward's own weights");
+                        lesson::tr("CausalSelfAttention::forward's own weights", "CausalSelfAttention::forward 自己的权重"));
         lesson::confirm("recombined, proj(merge(att @ v)), against attn.forward(ln1(x))",
-                        lesson::max_abs_diff(recombine(block, att, h.v), out), 0.0, 1e-5, "the block's attention output");
+                        lesson::max_abs_diff(recombine(block, att, h.v), out), 0.0, 1e-5,
+                        lesson::tr("the block's attention output", "块的注意力输出"));
         maps.push_back(att);
         x = block.forward(x);   // the stream entering the next block
     }
 
-    lesson::section("the heatmaps: attention.svg");
+    const std::string picture = lesson::chinese() ? "attention.zh.svg" : "attention.svg";   // README.zh.md shows the Chinese one
+    lesson::section(lesson::tr("the heatmaps: ", "热力图：") + picture);
     std::vector<svg::Heatmap> panels;   // a row of NH maps per layer
     for (size_t layer = 0; layer < cfg.n_layer; ++layer)
         for (size_t head = 0; head < NH; ++head) panels.push_back(head_map(maps[layer], layer, head, labels));
     svg::HeatmapCounts drawn;
-    const svg::Output out = svg::in_lesson_folder(__FILE__, "attention.svg");
+    const svg::Output out = svg::in_lesson_folder(__FILE__, picture);
     svg::write_file(out.path, svg::heatmaps(panels,
-                                            "登鹳雀楼 (k = 山): row t = the query, column s = the key it reads; "
-                                            "darker = more weight, grey = the masked future",
+                                            lesson::tr("登鹳雀楼 (k = 山): row t = the query, column s = the key it reads; "
+                                                       "darker = more weight, grey = the masked future",
+                                                       "登鹳雀楼（k = 山）：第 t 行是查询，第 s 列是它读的键；"
+                                                       "越深权重越大，灰色是掩码遮住的未来"),
                                             NH, &drawn));
-    std::cout << "wrote " << out.shown << ": " << drawn.maps << " maps of " << T << " x " << T << ", " << drawn.cells
-              << " cells (in each map the " << T * (T + 1) / 2 << " on and below the diagonal shaded, the " << T * (T - 1) / 2
-              << " above it grey: " << drawn.masked << " grey, the masked future), " << drawn.labels << " character labels\n";
+    const std::string n = std::to_string(T), on_below = std::to_string(T * (T + 1) / 2), above = std::to_string(T * (T - 1) / 2);
+    std::cout << lesson::tr("wrote " + out.shown + ": " + std::to_string(drawn.maps) + " maps of " + n + " x " + n + ", " +
+                                std::to_string(drawn.cells) + " cells (in each map the " + on_below +
+                                " on and below the diagonal shaded, the " + above + " above it grey: " +
+                                std::to_string(drawn.masked) + " grey, the masked future), " + std::to_string(drawn.labels) +
+                                " character labels\n",
+                            "写出了 " + out.shown + "：" + std::to_string(drawn.maps) + " 张 " + n + " x " + n + " 的图，" +
+                                std::to_string(drawn.cells) + " 个格子（每张图里对角线上和对角线以下的 " + on_below +
+                                " 个按权重着色，对角线以上的 " + above + " 个是灰色：共 " + std::to_string(drawn.masked) +
+                                " 个灰格子，即掩码遮住的未来），" + std::to_string(drawn.labels) + " 个字的标签\n");
     std::map<std::string, size_t> elements = svg::check_file(out.path);
-    std::cout << "read back: well-formed XML, one <svg>, " << elements["rect"] << " <rect> (cells, borders, background), "
-              << elements["text"] << " <text> (labels, titles, axis names)\n";
+    std::cout << lesson::tr("read back: well-formed XML, one <svg>, ", "读回来检查：格式良好的 XML，一个 <svg>，")
+              << elements["rect"] << lesson::tr(" <rect> (cells, borders, background), ", " 个 <rect>（格子、边框、背景），")
+              << elements["text"] << lesson::tr(" <text> (labels, titles, axis names)\n", " 个 <text>（标签、标题、坐标轴名）\n");
     lesson::confirm("<rect> elements", static_cast<double>(elements["rect"]), static_cast<double>(drawn.rects()), 0.0,
-                    "one per cell, a border per map, a background");
+                    lesson::tr("one per cell, a border per map, a background", "每个格子一个、每张图一个边框、一个背景"));
     lesson::confirm("<text> elements", static_cast<double>(elements["text"]), static_cast<double>(drawn.texts(true)), 0.0,
-                    "two labels per position, a title and two axis names per map, one title");
+                    lesson::tr("two labels per position, a title and two axis names per map, one title",
+                               "每个位置两个标签、每张图一个标题和两个坐标轴名、整张图一个标题"));
     std::cout << render_with_rsvg(out.path) << "\n";
 
-    lesson::section("this poem: the query at " + labels[kWritesRhyme] + " (t = 24), whose output predicts the rhyme " +
-                    labels[kLine4Rhyme]);
+    lesson::section(lesson::tr("this poem: the query at " + labels[kWritesRhyme] + " (t = 24), whose output predicts the rhyme " +
+                                   labels[kLine4Rhyme],
+                               "这首诗：" + labels[kWritesRhyme] + "（t = 24）处的查询，它的输出预测韵脚" + labels[kLine4Rhyme]));
     const double uniform = 1.0 / static_cast<double>(kWritesRhyme + 1);
-    std::cout << "a uniform head would give each of its " << kWritesRhyme + 1 << " keys 1/" << kWritesRhyme + 1 << " = "
+    const std::string keys_seen = std::to_string(kWritesRhyme + 1);
+    std::cout << lesson::tr("a uniform head would give each of its " + keys_seen + " keys 1/" + keys_seen + " = ",
+                            "一个均匀的头会给它的 " + keys_seen + " 个键各 1/" + keys_seen + " = ")
               << lesson::num(uniform, 2) << "\n";
     lesson::confirm("the uniform share", uniform, 0.04, 1e-12, "1/25");
     for (size_t layer = 0; layer < cfg.n_layer; ++layer)
@@ -290,25 +352,36 @@ static void run() {
             std::sort(keys.begin(), keys.end(), [&](size_t a, size_t b) {
                 return at(maps[layer], 0, head, kWritesRhyme, a) > at(maps[layer], 0, head, kWritesRhyme, b);
             });
-            std::cout << "layer " << layer << " head " << head << ": on " << labels[kLine2Rhyme] << " (t = 13) "
-                      << lesson::num(at(maps[layer], 0, head, kWritesRhyme, kLine2Rhyme), 2) << "; most on";
+            std::cout << lesson::tr("layer " + std::to_string(layer) + " head " + std::to_string(head) + ": on " +
+                                        labels[kLine2Rhyme] + " (t = 13) ",
+                                    "第 " + std::to_string(layer) + " 层第 " + std::to_string(head) + " 个头：放在" +
+                                        labels[kLine2Rhyme] + "（t = 13）上 ")
+                      << lesson::num(at(maps[layer], 0, head, kWritesRhyme, kLine2Rhyme), 2)
+                      << lesson::tr("; most on", "；最多的是");
             for (size_t j = 0; j < 3; ++j)
-                std::cout << " " << labels[keys[j]] << " (t = " << keys[j] << ") "
+                std::cout << " " << labels[keys[j]] << lesson::tr(" (t = ", "（t = ") << keys[j] << lesson::tr(") ", "）")
                           << lesson::num(at(maps[layer], 0, head, kWritesRhyme, keys[j]), 2);
             std::cout << "\n";
         }
 
-    lesson::section("what each head does, over the first 256 validation poems (mean weights, queries t = 3..26)");
+    lesson::section(lesson::tr("what each head does, over the first 256 validation poems (mean weights, queries t = 3..26)",
+                               "每个头在做什么：前 256 首验证诗上的平均权重（查询 t = 3..26）"));
     pg::Tensor inputs = poet::validation_batch(val_poems, 0, 256).inputs;   // (256,27)
     print_head_table(gpt, inputs);
 
-    lesson::section("the same table for the demo's model (runs/poet/model.ckpt), when ./poet demo has made one");
+    lesson::section(lesson::tr("the same table for the demo's model (runs/poet/model.ckpt), when ./poet demo has made one",
+                               "demo 模型（runs/poet/model.ckpt）的同一张表，如果 ./poet demo 已经训练出了它"));
     if (std::optional<poet::PoetModel> demo = small_poet::demo_model()) {
-        std::cout << "step " << demo->step << ", " << demo->gpt->config().n_layer << " layers, width "
-                  << demo->gpt->config().n_embd << " (differs with every demo run: the README quotes none of it)\n";
+        std::cout << lesson::tr("step " + std::to_string(demo->step) + ", " + std::to_string(demo->gpt->config().n_layer) +
+                                    " layers, width " + std::to_string(demo->gpt->config().n_embd) +
+                                    " (differs with every demo run: the README quotes none of it)\n",
+                                "第 " + std::to_string(demo->step) + " 步，" + std::to_string(demo->gpt->config().n_layer) +
+                                    " 层，宽度 " + std::to_string(demo->gpt->config().n_embd) +
+                                    "（每跑一次 demo 都不一样：README 一个数也不引用）\n");
         print_head_table(*demo->gpt, poet::validation_batch(poet::encode_poems(corpus.val, demo->tok), 0, 256).inputs);
     } else {
-        std::cout << "no runs/poet/model.ckpt: run ./poet demo, then this lesson again\n";
+        std::cout << lesson::tr("no runs/poet/model.ckpt: run ./poet demo, then this lesson again\n",
+                                "没有 runs/poet/model.ckpt：先运行 ./poet demo，再运行这一课\n");
     }
 }
 

@@ -8,14 +8,37 @@
 // mistake 8: ln1 left out, q and k computed from the raw stream x => ln1 is missing
 // mistake 9: softmax written by hand as exp(s) / sum exp(s), which overflows => subtract each row's max
 // mistake 10: the mask hides the diagonal too (s >= t), so row 0 sees nothing => your mask hides the diagonal too
+// mistake 11: the scores never divided by sqrt(HS) => the scores are not scaled
+// mistake 12: the next head's columns, h + 1, taken for head h => that is head 1's matrix, not head 0's
+// mistake 13: the weights read from attn.last_attention after running attn.forward on the block => these weights have no gradient history
+// mistake 14: the first call's weights kept in a static and returned for every call => the answer of an earlier call came back
 // Lesson 25's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong ways to pull one head's weights out of a block.
 #include "check.hpp"
 using lesson::mistake;
 
+static pg::Tensor weights_of(const pg::nn::Block& block, const pg::Tensor& x, size_t h);
+
 pg::Tensor exercise::head_attention(const pg::nn::Block& block, const pg::Tensor& x, size_t h) {
-    const size_t T = x.size(1), C = x.size(2), HS = C / block.attn.n_head;
+    if (mistake(13)) {   // the library's weights of its last forward: (B,NH,T,T), head h taken out
+        auto& attn = const_cast<pg::nn::Block&>(block).attn;
+        attn.forward(block.ln1.forward(x));
+        const size_t B = x.size(0), T = x.size(1);
+        const long head = static_cast<long>(h);
+        return pg::reshape(pg::slice(attn.last_attention, 1, head, head + 1), {B, T, T});
+    }
+    if (mistake(14)) {   // the first answer, kept
+        static std::vector<pg::Tensor> first;
+        if (first.empty()) first.push_back(weights_of(block, x, h));
+        return first[0];
+    }
+    return weights_of(block, x, h);
+}
+
+static pg::Tensor weights_of(const pg::nn::Block& block, const pg::Tensor& x, size_t h) {
+    const size_t T = x.size(1), C = x.size(2), NH = block.attn.n_head, HS = C / NH;
+    if (mistake(12)) h = (h + 1) % NH;   // the next head's columns
     pg::Tensor qkv = block.attn.qkv.forward(mistake(8) ? x : block.ln1.forward(x));   // (B,T,3C)
     // where head h's q and k start along the last axis; mistake 5 reads qkv as [q0 k0 v0 q1 k1 v1 ...]
     const long hs = static_cast<long>(HS), q_from = static_cast<long>(mistake(5) ? 3 * h * HS : h * HS);
@@ -34,7 +57,7 @@ pg::Tensor exercise::head_attention(const pg::nn::Block& block, const pg::Tensor
     }
     const pg::Tensor &left = mistake(4) ? k : q, &right = mistake(4) ? q : k;
     pg::Tensor scores = pg::matmul(left, pg::transpose(right, -2, -1)) /
-                        std::sqrt(static_cast<float>(mistake(3) ? C : HS));   // (B,T,T)
+                        std::sqrt(static_cast<float>(mistake(3) ? C : mistake(11) ? 1 : HS));   // (B,T,T)
     const size_t first_hidden = mistake(10) ? 0 : 1;   // the future of t starts at s = t + first_hidden
     pg::Tensor future = pg::zeros({T, T});
     for (size_t t = 0; t < T; ++t)

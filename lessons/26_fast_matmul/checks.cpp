@@ -61,6 +61,7 @@ struct Slip {
     size_t m_end = SIZE_MAX, n_end = SIZE_MAX, k_end = SIZE_MAX;  // a last partial block skipped
     size_t k_partials = 0;        // blocks of k summed on their own, then added: another grouping
     size_t k_rounded = 0;         // the sum rounded to float after every block of k
+    size_t k_restart = 0;         // the sum restarted at its start value at every block of k
 };
 
 inline void slipped_reference(const Problem& p, const Slip& s, float* C) {
@@ -70,8 +71,10 @@ inline void slipped_reference(const Problem& p, const Slip& s, float* C) {
     for (size_t i = 0; i < std::min(p.M, s.m_end); ++i)
         for (size_t j = 0; j < std::min(p.N, s.n_end); ++j) {
             bool from_c = s.start_at_c || (p.accumulate && !s.start_at_zero);
-            double acc = from_c ? C[i * ldc + j] : 0.0, part = 0.0;
+            const double start = from_c ? C[i * ldc + j] : 0.0;
+            double acc = start, part = 0.0;
             for (size_t k = 0; k < k_end; ++k) {
+                if (s.k_restart && k % s.k_restart == 0) acc = start;  // the tile set up inside the k0 loop
                 double product = double(ta ? p.A[k * lda + i] : p.A[i * lda + k]) * (tb ? p.B[j * ldb + k] : p.B[k * ldb + j]);
                 if (s.assign_not_add)
                     acc = product;
@@ -149,7 +152,9 @@ inline bool equal_up_to_rounding(const Problem& p, const std::vector<float>& got
     return true;
 }
 
-inline std::string diagnose(const Problem& p, const std::vector<float>& got, const exercise::Blocks* blocks) {
+// f: the learner's function, to run once more on an input that tells two slips apart (nullptr: not again).
+inline std::string diagnose(const Problem& p, const std::vector<float>& got, const exercise::Blocks* blocks,
+                            const std::function<void(const Problem&, float*)>* f = nullptr) {
     auto matches = [&](const Slip& s) {
         std::vector<float> c = p.C;
         slipped_reference(p, s, c.data());
@@ -166,6 +171,51 @@ inline std::string diagnose(const Problem& p, const std::vector<float>& got, con
         Slip slip;
         std::string hint;
     };
+    const std::string assign_hint =
+        lesson::tr("only the last k counted: each C(i,j) came out as its last product, op(A)(i,K-1) * op(B)(K-1,j), "
+                   "alone; each k adds to the sum, sum += a * b, not sum = a * b",
+                   "只算上了最后一个 k：每个 C(i,j) 都只等于它最后一个乘积 op(A)(i,K-1) * op(B)(K-1,j)；每个 k 都要加到和里，"
+                   "sum += a * b，而不是 sum = a * b");
+    // A tile set up inside the k0 loop keeps only the last block of k. When that block holds one k,
+    // it gives the same numbers as sum = a * b: told apart only by an input whose last block holds two.
+    if (blocks && p.K > blocks->KB) {
+        const size_t KB = blocks->KB, last = (p.K - 1) / KB * KB;
+        const bool assigned = p.K > 1 && matches(slip([](Slip& s) { s.assign_not_add = true; })),
+                   restarted = matches(slip([&](Slip& s) { s.k_restart = KB; }));
+        if (assigned && restarted) {
+            if (f && KB > 1) {
+                Problem again = make_problem(p.trans_a, p.trans_b, std::max<size_t>(p.M, 1), std::max<size_t>(p.N, 1),
+                                             KB + 2, p.accumulate, 0, 2699);
+                std::vector<float> got_again = again.C;
+                (*f)(again, got_again.data());
+                return diagnose(again, got_again, blocks, nullptr) +
+                       lesson::tr(" (seen on a second run with K = " + std::to_string(again.K) +
+                                      ", whose last block of k holds two values: on K = " + std::to_string(p.K) +
+                                      " the last block holds one, and sum = a * b gives the same numbers)",
+                                  "（这是在 K = " + std::to_string(again.K) + " 的第二次运行里看到的，那里最后一个 k 块有两个值；在 K = " +
+                                      std::to_string(p.K) + " 上最后一块只有一个值，写成 sum = a * b 也会得到同样的数）");
+            }
+            return lesson::tr("only the last k counted, or only the last block of k: with KB = " + std::to_string(KB) +
+                                  " the last block of k holds one value, so this input cannot tell which; either sum = a * b "
+                                  "where sum += a * b belongs, or the tile is set up inside the k0 loop instead of once before it",
+                              "只算上了最后一个 k，或者只算上了最后一个 k 块：KB = " + std::to_string(KB) +
+                                  " 时最后一个 k 块只有一个值，所以这个输入分不出是哪一种；要么该写 sum += a * b 的地方写成了 sum = a * b，"
+                                  "要么瓦片是在 k0 循环里面初始化的，而不是在它之前初始化一次");
+        }
+        const std::string kept_en = last + 1 == p.K ? "k = " + std::to_string(last)
+                                                    : "k = " + std::to_string(last) + " to " + std::to_string(p.K - 1),
+                          kept_zh = last + 1 == p.K ? "k = " + std::to_string(last)
+                                                    : "k = " + std::to_string(last) + " 到 " + std::to_string(p.K - 1);
+        if (restarted)
+            return lesson::tr("only the last block of k counted: with K = " + std::to_string(p.K) + " and KB = " +
+                                  std::to_string(KB) + ", each C(i,j) came out as its start value plus the products of " +
+                                  kept_en + " alone, so the tile was set up again inside the k0 loop; set it to C(i,j) or 0 "
+                                  "once, before the k0 loop, and store it after that loop",
+                              "只算上了最后一个 k 块：K = " + std::to_string(p.K) + "、KB = " + std::to_string(KB) +
+                                  " 时，每个 C(i,j) 都只等于起始值加上 " + kept_zh +
+                                  " 的乘积，所以瓦片在 k0 循环里面被重新初始化了；在 k0 循环之前把它设成 C(i,j) 或 0，只设一次，"
+                                  "等这个循环结束后再存回");
+    }
     std::vector<Named> slips = {
         {!p.accumulate, slip([](Slip& s) { s.start_at_c = true; }),
          lesson::tr("C's old values must not count when accumulate is false: start each sum at 0, not at C(i,j) (C holds "
@@ -189,9 +239,7 @@ inline std::string diagnose(const Problem& p, const std::vector<float>& got, con
         {p.ldc != p.N, slip([](Slip& s) { s.n_for_ldc = true; }),
          lesson::tr("C's rows are ldc apart, and ldc can be more than N: C(i,j) is C[i*ldc + j], not C[i*N + j]",
                     "C 的行与行相隔 ldc，而 ldc 可以大于 N：C(i,j) 是 C[i*ldc + j]，不是 C[i*N + j]")},
-        {p.K > 1, slip([](Slip& s) { s.assign_not_add = true; }),
-         lesson::tr("only the last k counted: each k adds to the sum, sum += a * b, not sum = a * b",
-                    "只算上了最后一个 k：每个 k 都要加到和里，sum += a * b，而不是 sum = a * b")},
+        {p.K > 1, slip([](Slip& s) { s.assign_not_add = true; }), assign_hint},
     };
     if (blocks) {
         const exercise::Blocks& b = *blocks;
@@ -251,7 +299,7 @@ inline void expect_same_bits(const std::string& what, const Matmul& f, const Pro
     if (same_bits(got, want)) return;
     throw lesson::CheckFailed(what + " (" + describe(p) + ")",
                               lesson::tr("the same bits as gemm_reference", "与 gemm_reference 完全相同的二进制位"),
-                              first_difference(p, got, want), diagnose(p, got, blocks));
+                              first_difference(p, got, want), diagnose(p, got, blocks, &f));
 }
 
 inline Matmul ikj() {

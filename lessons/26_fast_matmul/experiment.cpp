@@ -197,6 +197,10 @@ template <class V, size_t CHAINS>
     return sum;  // the caller uses it, so the chains are computed
 }
 
+// Whether `a * b + c` is one instruction, in the learner's language (string literals: Isa keeps pointers).
+const char* fma_yes() { return lesson::chinese() ? "有" : "yes"; }
+const char* fma_no() { return lesson::chinese() ? "没有（先乘再加）" : "no (a multiply, then an add)"; }
+
 // One instruction set's micro-kernel and peak probe, and what they run on.
 struct Isa {
     const char* name;    // "AVX2 + FMA"
@@ -223,20 +227,22 @@ Isa widest_isa() {
     const char* wanted = std::getenv("PG_KERNELS");
     const std::string want = wanted ? wanted : "";
     if (__builtin_cpu_supports("avx512f") && want != "avx2" && want != "sse2")
-        return {"AVX-512", 16, 16, "yes", micro_kernel_avx512, fma_chains_avx512};
+        return {"AVX-512", 16, 16, fma_yes(), micro_kernel_avx512, fma_chains_avx512};
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && want != "sse2")
-        return {"AVX2 + FMA", 8, 10, "yes", micro_kernel_avx2, fma_chains_avx2};
-    return {"SSE2", 4, 10, "no (a multiply, then an add)", micro_kernel_sse2, fma_chains_sse2};
+        return {"AVX2 + FMA", 8, 10, fma_yes(), micro_kernel_avx2, fma_chains_avx2};
+    return {"SSE2", 4, 10, fma_no(), micro_kernel_sse2, fma_chains_sse2};
 }
 #elif defined(__aarch64__)
 [[gnu::noinline]] void micro_kernel_neon(size_t kc, const float* a, const float* b, float* t) { micro_kernel_of<Floats4>(kc, a, b, t); }
 [[gnu::noinline]] float fma_chains_neon(size_t steps) { return fma_chains<Floats4, 16>(steps); }
-Isa widest_isa() { return {"NEON", 4, 16, "yes", micro_kernel_neon, fma_chains_neon}; }   // every aarch64 CPU
+Isa widest_isa() { return {"NEON", 4, 16, fma_yes(), micro_kernel_neon, fma_chains_neon}; }   // every aarch64 CPU
 #else
 [[gnu::noinline]] void micro_kernel_plain(size_t kc, const float* a, const float* b, float* t) { micro_kernel_of<Floats4>(kc, a, b, t); }
 [[gnu::noinline]] float fma_chains_plain(size_t steps) { return fma_chains<Floats4, 10>(steps); }
 Isa widest_isa() {
-    return {"this CPU's baseline (4-float vectors as the compiler builds them)", 4, 10, "as the compiler chooses",
+    return {lesson::chinese() ? "这块 CPU 的基线（编译器自己构造的 4 个 float 的向量）"
+                              : "this CPU's baseline (4-float vectors as the compiler builds them)",
+            4, 10, lesson::chinese() ? "由编译器决定" : "as the compiler chooses",
             micro_kernel_plain, fma_chains_plain};
 }
 #endif
@@ -278,16 +284,19 @@ double fma_peak_gflops() {
 
 // ---- the picture: in what order the inner loop reads B ----
 
-void write_order_svg(const std::string& path) {
+void write_order_svg(const std::string& path) {  // its words in the learner's language (lesson::tr)
     const size_t K = 6, N = 12, nr = 4, cell = 26;
     struct Panel {
         std::string title, subtitle;
         std::vector<size_t> order;  // order[k * N + j]: when (k, j) is read, or where it lies
     };
     std::vector<Panel> panels(3);
-    panels[0] = {"i,j,k: for C(0,j), k innermost", "reads go down a column, N floats apart", {}};
-    panels[1] = {"i,k,j: for C's row 0, j innermost", "reads go along a row, 1 float apart", {}};
-    panels[2] = {"packed, panels of 4 columns", "the micro-kernel reads 0, 1, 2, ... in memory", {}};
+    panels[0] = {lesson::tr("i,j,k: for C(0,j), k innermost", "i,j,k：算 C(0,j)，k 在最内层"),
+                 lesson::tr("reads go down a column, N floats apart", "顺着一列往下读，每次相隔 N 个 float"), {}};
+    panels[1] = {lesson::tr("i,k,j: for C's row 0, j innermost", "i,k,j：算 C 的第 0 行，j 在最内层"),
+                 lesson::tr("reads go along a row, 1 float apart", "沿着一行读，每次相隔 1 个 float"), {}};
+    panels[2] = {lesson::tr("packed, panels of 4 columns", "打包后：每 4 列一个面板"),
+                 lesson::tr("the micro-kernel reads 0, 1, 2, ... in memory", "微内核在内存里按 0, 1, 2, ... 依次读"), {}};
     for (Panel& p : panels) p.order.assign(K * N, 0);
     for (size_t k = 0; k < K; ++k)
         for (size_t j = 0; j < N; ++j) {
@@ -315,7 +324,7 @@ void write_order_svg(const std::string& path) {
                                std::string("fill=\"") + (shade < 150 ? "white" : "black") + "\"");
             }
         s += svg::text(x0, double(top + K * cell + 22), 12,
-                       "B (K=" + std::to_string(K) + ", N=" + std::to_string(N) + "): row k, column j");
+                       "B (K=" + std::to_string(K) + ", N=" + std::to_string(N) + lesson::tr("): row k, column j", ")：第 k 行，第 j 列"));
     }
     svg::write_file(path, s + svg::footer());
     svg::check_file(path);
@@ -324,7 +333,7 @@ void write_order_svg(const std::string& path) {
 // ---- the lesson ----
 
 void by_hand() {
-    lesson::section("step 0: C = op(A) @ op(B) with gemm_reference, by hand");
+    lesson::section(lesson::tr("step 0: C = op(A) @ op(B) with gemm_reference, by hand", "第 0 步：用 gemm_reference 手算 C = op(A) @ op(B)"));
     Matrix A = {1, 2, 3, 4, 5, 6}, B = {7, 8, 9, 10, 11, 12}, C(4, 0.f);
     lesson::show("A", as_tensor(A, 2, 3), 0);
     lesson::show("B", as_tensor(B, 3, 2), 0);
@@ -332,31 +341,34 @@ void by_hand() {
     lesson::show("C = A @ B", as_tensor(C, 2, 2), 0);
     std::cout << "C(0,0) = 1*7 + 2*9 + 3*11 = 7 + 18 + 33 = 58\n"
               << "C(1,1) = 4*8 + 5*10 + 6*12 = 32 + 50 + 72 = 154\n";
-    lesson::confirm("C", as_tensor(C, 2, 2), pg::tensor({{58.f, 64.f}, {139.f, 154.f}}), 0.0, "the sums by hand");
+    lesson::confirm("C", as_tensor(C, 2, 2), pg::tensor({{58.f, 64.f}, {139.f, 154.f}}), 0.0, lesson::tr("the sums by hand", "手算的和"));
 
     Matrix Bt = {7, 9, 11, 8, 10, 12};  // B stored transposed, (N,K) = (2,3): op(B)(k,j) = Bt[j*3 + k]
     Matrix Ct(4, 0.f);
     pg::kernels::gemm_reference(false, true, 2, 2, 3, A.data(), 3, Bt.data(), 3, Ct.data(), 2, false);
-    lesson::show("B stored as (N,K) = (2,3), trans_b: op(B)(k,j) = B[j*ldb + k]", as_tensor(Bt, 2, 3), 0);
-    lesson::confirm("C with trans_b", as_tensor(Ct, 2, 2), as_tensor(C, 2, 2), 0.0, "the same product");
+    lesson::show(lesson::tr("B stored as (N,K) = (2,3), trans_b: op(B)(k,j) = B[j*ldb + k]",
+                          "B 按 (N,K) = (2,3) 存储，trans_b：op(B)(k,j) = B[j*ldb + k]"), as_tensor(Bt, 2, 3), 0);
+    lesson::confirm("C with trans_b", as_tensor(Ct, 2, 2), as_tensor(C, 2, 2), 0.0, lesson::tr("the same product", "同一个乘积"));
 
     Matrix Awide = {1, 2, 3, -1, -1, 4, 5, 6, -1, -1};  // A's rows 5 floats apart: lda = 5, columns 3, 4 unused
     Matrix Cacc = {1, 1, 1, 1};
     pg::kernels::gemm_reference(false, false, 2, 2, 3, Awide.data(), 5, B.data(), 2, Cacc.data(), 2, true);
-    lesson::show("A inside a (2,5) buffer, lda = 5", as_tensor(Awide, 2, 5), 0);
-    lesson::show("C = ones, then C += A @ B (accumulate)", as_tensor(Cacc, 2, 2), 0);
+    lesson::show(lesson::tr("A inside a (2,5) buffer, lda = 5", "A 放在一个 (2,5) 的缓冲区里，lda = 5"), as_tensor(Awide, 2, 5), 0);
+    lesson::show(lesson::tr("C = ones, then C += A @ B (accumulate)", "C 先全是 1，再 C += A @ B（accumulate）"), as_tensor(Cacc, 2, 2), 0);
     lesson::confirm("C with lda = 5 and accumulate", as_tensor(Cacc, 2, 2), pg::tensor({{59.f, 65.f}, {140.f, 155.f}}),
-                    0.0, "1 + A @ B");
-    std::cout << "multiply-adds: M*N*K = 2*2*3 = 12, so 2*M*N*K = 24 FLOP (a multiply and an add each)\n";
+                    0.0, lesson::tr("1 + A @ B", "1 加上 A @ B"));
+    std::cout << lesson::tr("multiply-adds: M*N*K = 2*2*3 = 12, so 2*M*N*K = 24 FLOP (a multiply and an add each)\n",
+                            "乘加：M*N*K = 2*2*3 = 12 次，所以 2*M*N*K = 24 FLOP（每次乘加是一次乘法和一次加法）\n");
 }
 
 void order_of_the_sum() {
-    lesson::section("step 1: the order of a sum changes its last bits");
+    lesson::section(lesson::tr("step 1: the order of a sum changes its last bits", "第 1 步：求和的顺序会改变最后几位"));
     float big = 16777216.f, one = 1.f;  // 2^24: above it floats are 2 apart
     float left = (big + one) + one, right = big + (one + one);
-    std::cout << "float: (2^24 + 1) + 1 = " << lesson::num(left, 1) << ", 2^24 + (1 + 1) = " << lesson::num(right, 1)
-              << "\n";
-    lesson::confirm("(2^24 + 1) + 1 in float", left, 16777216.0, 0.0, "1 is half a step of 2 at 2^24: rounds to even");
+    std::cout << lesson::tr("float: (2^24 + 1) + 1 = ", "float：(2^24 + 1) + 1 = ") << lesson::num(left, 1)
+              << lesson::tr(", 2^24 + (1 + 1) = ", "，2^24 + (1 + 1) = ") << lesson::num(right, 1) << "\n";
+    lesson::confirm("(2^24 + 1) + 1 in float", left, 16777216.0, 0.0,
+                    lesson::tr("1 is half a step of 2 at 2^24: rounds to even", "在 2^24 处步长是 2，1 正好是半步：舍入到偶数"));
 
     // A row of A and a column of B whose products are 2^60, eleven times 64, then -2^60: in double
     // 2^60 + 64 rounds back to 2^60 (a step of double there is 256), so the order decides the result.
@@ -376,18 +388,25 @@ void order_of_the_sum() {
     }
     float fast = 0.f;
     pg::kernels::gemm(false, false, 1, 1, K, a.data(), K, b.data(), 1, &fast, 1, false);
-    std::cout << "products: 2^60, 64 (11 times), -2^60; the exact sum is 11 * 64 = " << 11 * 64 << "\n"
-              << "gemm_reference (one double, k = 0, 1, ..., 12):  " << lesson::num(reference, 1) << "\n"
-              << "blocks of 4 summed apart, then added:          " << lesson::num(in_blocks, 1) << "\n"
-              << "gemm (float FMAs, one block of k here):        " << lesson::num(fast, 1) << "\n";
-    lesson::confirm("gemm_reference on the cancelling row", reference, 0.0, 0.0, "each 64 is lost against 2^60");
-    lesson::confirm("the same sum in blocks of 4", in_blocks, 512.0, 0.0, "2^60 + 256 + 256 - 2^60");
+    std::cout << lesson::tr("products: 2^60, 64 (11 times), -2^60; the exact sum is 11 * 64 = ",
+                            "乘积：2^60、64（11 次）、-2^60；精确的和是 11 * 64 = ") << 11 * 64 << "\n"
+              << lesson::tr("gemm_reference (one double, k = 0, 1, ..., 12):  ", "gemm_reference（一个 double，k = 0, 1, ..., 12）：")
+              << lesson::num(reference, 1) << "\n"
+              << lesson::tr("blocks of 4 summed apart, then added:          ", "每 4 个一块分别求和，再相加：")
+              << lesson::num(in_blocks, 1) << "\n"
+              << lesson::tr("gemm (float FMAs, one block of k here):        ", "gemm（float 的 FMA，这里只有一个 k 块）：")
+              << lesson::num(fast, 1) << "\n";
+    lesson::confirm("gemm_reference on the cancelling row", reference, 0.0, 0.0,
+                    lesson::tr("each 64 is lost against 2^60", "每个 64 在 2^60 旁边都被舍掉"));
+    lesson::confirm("the same sum in blocks of 4", in_blocks, 512.0, 0.0,
+                    lesson::tr("2^60 + 256 + 256 - 2^60", "2^60 + 256 + 256 - 2^60，两个 256 都保住了"));
 }
 
 struct Step {
     std::string name;
     double seconds;
     float max_error;  // max |C - gemm_reference's C|
+    double cores = 1;  // the cores it ran on, for its share of the peak
 };
 
 void timed_steps() {
@@ -395,58 +414,69 @@ void timed_steps() {
     const double flop = 2.0 * n * n * n;
     pg::Generator gen(26);
     Matrix A = random_matrix(n, n, gen), B = random_matrix(n, n, gen), ref(n * n), C(n * n);
-    lesson::section("step 2: the triple loop and its loop order, n = " + std::to_string(n));
-    std::cout << "C (" << n << "," << n << ") = A (" << n << "," << n << ") @ B (" << n << "," << n << "): " << n
-              << "^3 = " << n * n * n << " multiply-adds, " << size_t(flop) << " FLOP\n"
-              << "A, B and C hold " << n * n * 4 / 1024 << " KB each\n";
+    lesson::section(lesson::tr("step 2: the triple loop and its loop order, n = ", "第 2 步：三重循环和它的循环顺序，n = ") +
+                    std::to_string(n));
+    std::cout << "C (" << n << "," << n << ") = A (" << n << "," << n << ") @ B (" << n << "," << n << lesson::tr("): ", ")：")
+              << n << "^3 = " << n * n * n << lesson::tr(" multiply-adds, ", " 次乘加，") << size_t(flop) << " FLOP\n"
+              << lesson::tr("A, B and C hold ", "A、B、C 各占 ") << n * n * 4 / 1024 << lesson::tr(" KB each\n", " KB\n");
     std::vector<Step> steps;
-    auto time_step = [&](const std::string& name, auto run, double budget) {
+    auto time_step = [&](const std::string& name, auto run, double budget, double cores = 1) {
         double s = best_seconds([&] { run(C.data()); }, budget);
-        steps.push_back({name, s, max_abs_diff(C, ref)});
+        steps.push_back({name, s, max_abs_diff(C, ref), cores});
         lesson::expect(name + ": max |C - reference|", steps.back().max_error <= 1e-3f, "float rounding (<= 1e-3)",
                        sci(steps.back().max_error), "");
-        std::cout << "  " << name << ": " << gflops_str(flop, s) << " GFLOP/s, max |C - reference| = "
+        std::cout << "  " << name << lesson::tr(": ", "：") << gflops_str(flop, s)
+                  << lesson::tr(" GFLOP/s, max |C - reference| = ", " GFLOP/s，max |C - reference| = ")
                   << sci(steps.back().max_error) << "\n";
     };
     double ref_seconds = best_seconds(
         [&] { pg::kernels::gemm_reference(false, false, n, n, n, A.data(), n, B.data(), n, ref.data(), n, false); },
         0.0);
-    steps.push_back({"gemm_reference (i,j,k, double)", ref_seconds, 0.f});
-    std::cout << "  gemm_reference (i,j,k, sums in double): " << gflops_str(flop, ref_seconds) << " GFLOP/s\n";
-    time_step("i,j,k in float", [&](float* c) { matmul_ijk(n, A.data(), B.data(), c); }, 0.0);
+    steps.push_back({lesson::tr("gemm_reference (i,j,k, double)", "gemm_reference（i,j,k，double）"), ref_seconds, 0.f});
+    std::cout << lesson::tr("  gemm_reference (i,j,k, sums in double): ", "  gemm_reference（i,j,k，用 double 求和）：")
+              << gflops_str(flop, ref_seconds) << " GFLOP/s\n";
+    time_step(lesson::tr("i,j,k in float", "i,j,k，用 float"), [&](float* c) { matmul_ijk(n, A.data(), B.data(), c); }, 0.0);
     time_step("i,k,j", [&](float* c) { matmul_ikj(n, A.data(), B.data(), c); }, 0.3);
-    std::cout << "the inner loop of i,j,k reads B " << n << " floats (" << n * 4
-              << " bytes) apart; i,k,j reads it 1 float apart\n";
+    std::cout << lesson::tr("the inner loop of i,j,k reads B ", "i,j,k 的内层循环读 B 时每次相隔 ") << n
+              << lesson::tr(" floats (", " 个 float（") << n * 4
+              << lesson::tr(" bytes) apart; i,k,j reads it 1 float apart\n", " 字节）；i,k,j 每次只相隔 1 个 float\n");
 
-    lesson::section("step 3: blocks for the caches");
-    std::cout << "blocks: " << BLOCK_M << " rows of A, " << BLOCK_K << " of k, " << BLOCK_N << " columns of B; a block of B holds "
-              << BLOCK_K * BLOCK_N * 4 / 1024 << " KB\n";
-    time_step("blocked i,k,j", [&](float* c) { matmul_blocked(n, A.data(), B.data(), c); }, 0.3);
+    lesson::section(lesson::tr("step 3: blocks for the caches", "第 3 步：为缓存分块"));
+    std::cout << lesson::tr("blocks: ", "分块：A 的 ") << BLOCK_M << lesson::tr(" rows of A, ", " 行，k 的 ") << BLOCK_K
+              << lesson::tr(" of k, ", " 个，B 的 ") << BLOCK_N
+              << lesson::tr(" columns of B; a block of B holds ", " 列；B 的一块占 ") << BLOCK_K * BLOCK_N * 4 / 1024 << " KB\n";
+    time_step(lesson::tr("blocked i,k,j", "分块的 i,k,j"), [&](float* c) { matmul_blocked(n, A.data(), B.data(), c); }, 0.3);
 
-    lesson::section("step 4: packing and a micro-kernel");
+    lesson::section(lesson::tr("step 4: packing and a micro-kernel", "第 4 步：打包和微内核"));
     const pg::kernels::KernelTable& library = pg::kernels::active();
-    std::cout << "this program's micro-kernel: " << isa().name << ", " << isa().lanes
-              << " floats per register; FMA instruction: " << isa().fma << "\n"
-              << "the library's gemm: kernel table " << library.name << ", " << library.lanes
-              << " floats per register (lib/src/kernels/table.hpp)\n"
-              << "micro-tile MR x NR = " << MR << " x " << NV * isa().lanes << " (" << MR * NV
-              << " registers of accumulators), KC = " << KC << ", MC = " << MC << "\n";
-    time_step("packed + micro-kernel", [&](float* c) { matmul_packed(n, A.data(), B.data(), c); }, 0.3);
+    std::cout << lesson::tr("this program's micro-kernel: ", "本程序的微内核：") << isa().name << lesson::tr(", ", "，")
+              << lesson::tr("", "每个寄存器 ") << isa().lanes
+              << lesson::tr(" floats per register; FMA instruction: ", " 个 float；FMA 指令：") << isa().fma << "\n"
+              << lesson::tr("the library's gemm: kernel table ", "库的 gemm：内核表 ") << library.name << lesson::tr(", ", "，")
+              << lesson::tr("", "每个寄存器 ") << library.lanes
+              << lesson::tr(" floats per register (lib/src/kernels/table.hpp)\n", " 个 float（lib/src/kernels/table.hpp）\n")
+              << lesson::tr("micro-tile MR x NR = ", "微块 MR x NR = ") << MR << " x " << NV * isa().lanes
+              << lesson::tr(" (", "（") << MR * NV << lesson::tr(" registers of accumulators), KC = ", " 个寄存器做累加器），KC = ")
+              << KC << lesson::tr(", MC = ", "，MC = ") << MC << "\n";
+    time_step(lesson::tr("packed + micro-kernel", "打包 + 微内核"), [&](float* c) { matmul_packed(n, A.data(), B.data(), c); }, 0.3);
 
-    lesson::section("step 5: the library's gemm, and threads");
+    lesson::section(lesson::tr("step 5: the library's gemm, and threads", "第 5 步：库的 gemm，以及多线程"));
     size_t threads = pg::num_threads();
     Matrix C1(n * n), C2(n * n);
     auto gemm = [&](float* c) { pg::kernels::gemm(false, false, n, n, n, A.data(), n, B.data(), n, c, n, false); };
     pg::set_num_threads(1);
-    time_step("gemm, 1 thread", gemm, 0.3);
+    time_step(lesson::tr("gemm, 1 thread", "gemm，1 个线程"), gemm, 0.3);
     gemm(C1.data());
     pg::set_num_threads(2);
-    time_step("gemm, 2 threads", gemm, 0.3);
+    time_step(lesson::tr("gemm, 2 threads", "gemm，2 个线程"), gemm, 0.3, 2);
     gemm(C2.data());
-    std::cout << "gemm on 1 and 2 threads: " << count_differing(C1, C2) << " of " << n * n
-              << " elements differ (each element is summed by one thread in the same order)\n";
+    std::cout << lesson::tr("gemm on 1 and 2 threads: " + std::to_string(count_differing(C1, C2)) + " of " +
+                                std::to_string(n * n) +
+                                " elements differ (each element is summed by one thread in the same order)\n",
+                            "gemm 在 1 个和 2 个线程上：" + std::to_string(n * n) + " 个元素里有 " +
+                                std::to_string(count_differing(C1, C2)) + " 个不同（每个元素都由一个线程按同样的顺序求和）\n");
     lesson::confirm("elements that differ between 1 and 2 threads", double(count_differing(C1, C2)), 0.0, 0.0,
-                    "gemm.hpp: results never depend on the thread count");
+                    lesson::tr("gemm.hpp: results never depend on the thread count", "gemm.hpp：结果从不取决于线程数"));
 
     // The poet's biggest product: the output head, logits (B*T, V) = x (B*T, C) @ W^T, W stored (V, C).
     poet::TrainConfig cfg;
@@ -459,23 +489,35 @@ void timed_steps() {
             pg::kernels::gemm(false, true, rows, V, width, x.data(), width, w.data(), width, logits.data(), V, false);
         },
         0.3);
-    std::cout << "the poet's head, logits (" << rows << "," << V << ") = x (" << rows << "," << width << ") @ W^T, W ("
-              << V << "," << width << ") with trans_b: " << size_t(head_flop) << " FLOP, "
-              << gflops_str(head_flop, head_seconds) << " GFLOP/s on 2 threads\n";
+    std::cout << lesson::tr("the poet's head, logits (", "诗人的输出头，logits (") << rows << "," << V << ") = x (" << rows
+              << "," << width << lesson::tr(") @ W^T, W (", ") @ W^T，W (") << V << "," << width
+              << lesson::tr(") with trans_b: ", ")，用 trans_b：") << size_t(head_flop) << lesson::tr(" FLOP, ", " FLOP，")
+              << lesson::tr("", "2 个线程上 ") << gflops_str(head_flop, head_seconds)
+              << lesson::tr(" GFLOP/s on 2 threads\n", " GFLOP/s\n");
     pg::set_num_threads(threads);
 
-    lesson::section("step 6: beside the machine's FMA peak");
+    lesson::section(lesson::tr("step 6: beside the machine's FMA peak", "第 6 步：和机器的 FMA 峰值放在一起"));
     double peak = fma_peak_gflops();
     char line[200];
-    std::snprintf(line, sizeof line, "the FMA peak with %s (this program's micro-kernel's set), %zu floats; one core, %zu chains: %.1f GFLOP/s\n",
-                  isa().name, isa().lanes, isa().chains, peak);
+    const std::string peak_format =
+        lesson::tr("the FMA peak with %s (this program's micro-kernel's set), %zu floats; one core, %zu chains: %.1f GFLOP/s\n",
+                   "%s 的 FMA 峰值（本程序微内核的指令集），%zu 个 float；一个核，%zu 条链：%.1f GFLOP/s\n");
+    std::snprintf(line, sizeof line, peak_format.c_str(), isa().name, isa().lanes, isa().chains, peak);
     std::cout << line;
-    std::cout << "(printed, never checked: GFLOP/s move with the machine and with whatever else it runs)\n";
+    std::cout << lesson::tr("(printed, never checked: GFLOP/s move with the machine and with whatever else it runs)\n",
+                            "（只打印，从不检查：GFLOP/s 随机器而变，也随它同时在跑的别的东西而变）\n");
+    const std::string row_format = lesson::tr("  %s %8.1f GFLOP/s  %5.0f%% of peak  %7.1fx the triple loop\n",
+                                              "  %s %8.1f GFLOP/s  峰值的 %5.0f%%  三重循环的 %7.1f 倍\n");
+    auto padded = [](std::string name) {  // to 32 columns on screen: a Chinese character takes two
+        size_t columns = 0;
+        for (unsigned char c : name)
+            if ((c & 0xC0) != 0x80) columns += c >= 0x80 ? 2 : 1;
+        return name + std::string(columns < 32 ? 32 - columns : 0, ' ');
+    };
     for (const Step& s : steps) {
         double g = flop / s.seconds * 1e-9;
-        double cores = s.name == "gemm, 2 threads" ? 2.0 : 1.0;
-        std::snprintf(line, sizeof line, "  %-32s %8.1f GFLOP/s  %5.0f%% of peak  %7.1fx the triple loop\n",
-                      s.name.c_str(), g, 100.0 * g / (peak * cores), steps[1].seconds / s.seconds);
+        std::snprintf(line, sizeof line, row_format.c_str(), padded(s.name).c_str(), g, 100.0 * g / (peak * s.cores),
+                      steps[1].seconds / s.seconds);
         std::cout << line;
     }
 }
@@ -486,9 +528,11 @@ static void run() {
     by_hand();
     order_of_the_sum();
     timed_steps();
-    const svg::Output out = svg::in_lesson_folder(__FILE__, "order.svg");
+    // the Chinese run draws the Chinese picture beside the English one (README.zh.md shows it)
+    const svg::Output out = svg::in_lesson_folder(__FILE__, lesson::chinese() ? "order.zh.svg" : "order.svg");
     write_order_svg(out.path);
-    std::cout << "\nwrote " << out.shown << ": the order in which each loop reads B\n";
+    std::cout << lesson::tr("\nwrote ", "\n写出了 ") << out.shown
+              << lesson::tr(": the order in which each loop reads B\n", "：每个循环读 B 的顺序\n");
 }
 
 int main() { return lesson::run_experiment(run); }

@@ -6,6 +6,12 @@
 // mistake 6: i,k,j summed in float instead of double => the same up to rounding, but not the same bits
 // mistake 7: the blocked tile rounded to float after every block of k (C used as the running sum) => rounded to float after each block of k
 // mistake 8: the last tile taken whole, NB columns even past N => you wrote outside C's M x N values
+// mistake 9: the blocked tile set up inside the k0 loop, so each block of k starts it again => only the last block of k counted
+// mistake 10: i,k,j with row[j] = a * b where row[j] += a * b belongs => only the last k counted
+// mistake 11: i,k,j handed to the library's fast pg::kernels::gemm => the same up to rounding, but not the same bits
+// mistake 12: transposed B indexed as B[k*ldb + j] instead of B[j*ldb + k] => transposed B is stored (N,K)
+// mistake 13: ldb used where lda belongs => A's rows are lda apart, not ldb
+// mistake 14: C's rows taken N apart, not ldc => C's rows are ldc apart, and ldc can be more than N
 // Lesson 26's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
@@ -17,17 +23,21 @@ void exercise::matmul_ikj(bool trans_a, bool trans_b, size_t M, size_t N, size_t
     const bool zero_c = !accumulate && !mistake(2);
     const bool a_transposed = trans_a && !mistake(3);       // mistake 3 reads A as (M,K) when it is (K,M)
     const size_t b_stride = mistake(5) ? lda : ldb;
+    const bool b_transposed = trans_b && !mistake(12);      // mistake 12 reads B as (K,N) when it is (N,K)
+    const size_t a_stride = mistake(13) ? ldb : lda, c_stride = mistake(14) ? N : ldc;
+    if (mistake(11)) return pg::kernels::gemm(trans_a, trans_b, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
     std::vector<double> row(N);
     for (size_t i = 0; i < M; ++i) {
-        for (size_t j = 0; j < N; ++j) row[j] = zero_c ? 0.0 : C[i * ldc + j];
+        for (size_t j = 0; j < N; ++j) row[j] = zero_c ? 0.0 : C[i * c_stride + j];
         for (size_t k = 0; k < K; ++k) {
-            double a = a_transposed ? A[k * lda + i] : A[i * lda + k];
+            double a = a_transposed ? A[k * a_stride + i] : A[i * a_stride + k];
             for (size_t j = 0; j < N; ++j) {
-                row[j] += a * (trans_b ? B[j * b_stride + k] : B[k * b_stride + j]);
+                const double product = a * (b_transposed ? B[j * b_stride + k] : B[k * b_stride + j]);
+                row[j] = mistake(10) ? product : row[j] + product;  // mistake 10: = where += belongs
                 if (in_float) row[j] = static_cast<float>(row[j]);
             }
         }
-        for (size_t j = 0; j < N; ++j) C[i * ldc + j] = static_cast<float>(row[j]);
+        for (size_t j = 0; j < N; ++j) C[i * c_stride + j] = static_cast<float>(row[j]);
     }
 }
 
@@ -40,10 +50,14 @@ void exercise::matmul_blocked(bool trans_a, bool trans_b, size_t M, size_t N, si
         size_t mb = std::min(blocks.MB, M - i0);
         for (size_t j0 = 0; j0 < columns; j0 += blocks.NB) {
             size_t nb = mistake(8) ? blocks.NB : std::min(blocks.NB, N - j0);
-            for (size_t i = 0; i < mb; ++i)
-                for (size_t j = 0; j < nb; ++j) tile[i * blocks.NB + j] = accumulate ? C[(i0 + i) * ldc + j0 + j] : 0.0;
+            auto set_up_tile = [&] {
+                for (size_t i = 0; i < mb; ++i)
+                    for (size_t j = 0; j < nb; ++j) tile[i * blocks.NB + j] = accumulate ? C[(i0 + i) * ldc + j0 + j] : 0.0;
+            };
+            set_up_tile();
             for (size_t k0 = 0; k0 < K; k0 += blocks.KB) {
                 size_t kb = std::min(blocks.KB, K - k0);
+                if (mistake(9)) set_up_tile();                      // mistake 9: started again in every block of k
                 std::fill(part.begin(), part.end(), 0.0);
                 for (size_t i = 0; i < mb; ++i)
                     for (size_t k = k0; k < k0 + kb; ++k) {
