@@ -151,6 +151,10 @@ static std::vector<std::pair<std::vector<float>, std::string>> bias_wrongs(const
         ints[c] = static_cast<float>(s);
     }
     return {
+        {std::vector<float>(C, 0.f),
+         lesson::tr("db is all zeros: you made pg::Array db(pg::Shape{C}) and returned it without adding gy into it; "
+                    "db[c] += gy[r * C + c] for every row r",
+                    "db 全是 0：你建了 pg::Array db(pg::Shape{C})，却没把 gy 加进去就返回了；要对每一行 r 做 db[c] += gy[r * C + c]")},
         {last, lesson::tr("db is gy's last row: you wrote db[c] = ... where it must add, +=, so each row overwrote the one "
                "before",
                "db 是 gy 的最后一行：该累加（+=）的地方你写了 db[c] = ...，所以每一行都覆盖了前一行")},
