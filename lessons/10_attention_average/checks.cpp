@@ -197,6 +197,13 @@ int main() {
                       lesson::tr("T = scores.size(0) and C = v.size(1): the result is (T, C), not (T, T)",
                       "T = scores.size(0)，C = v.size(1)：结果是 (T, C)，不是 (T, T)"));
     });
+    checks.run(lesson::tr("one position: T = 1 returns v_0 itself", "只有一个位置：T = 1 时返回 v_0 本身"), [] {
+        pg::Tensor S = pg::tensor({{-3.f}}), v = pg::tensor({{4.f, -2.f, 0.5f}});
+        expect_output(S, v, check10::attend(S, v), v, 1e-6,
+                      lesson::tr("with one position its one weight is exp(s - s) / exp(s - s) = 1, so the output is v_0; "
+                                 "j runs over 0..t inclusive",
+                                 "只有一个位置时，它唯一的权重是 exp(s - s) / exp(s - s) = 1，所以输出就是 v_0；j 取遍 0..t，包括 t"));
+    });
     checks.run(lesson::tr("large scores stay finite", "很大的分数保持有限"), [] {
         pg::Tensor S = pg::tensor({{1000.f, 0.f}, {1000.f, 999.f}}), v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}});
         expect_output(S, v, check10::attend(S, v), pg::tensor({{1.f, 0.f}, {0.7311f, 0.2689f}}), 1e-4,
