@@ -128,8 +128,8 @@ static std::string diagnose(const exercise::LossAndGrad& mine, const exercise::L
         if (t[r] < 0)
             for (size_t c = 0; c < C; ++c)
                 if (g.ptr()[r * C + c] != 0.f)
-                    return lesson::tr("row ", "第 ") + std::to_string(r) +
-                           lesson::tr(" is ignored (its target is ignore_index ", " 行被忽略了（它的 target 是 ignore_index ") +
+                    return lesson::tr("row ", "行 ") + std::to_string(r) +
+                           lesson::tr(" is ignored (its target is ignore_index ", " 被忽略了（它的 target 是 ignore_index ") +
                            std::to_string(ignore_index) +
                            lesson::tr(") and has a gradient: ignored rows get a zero gradient", "），却有梯度：被忽略的行梯度应该为零");
     if (counted < N && std::fabs(mine.loss - lib.loss * counted / N) < 1e-5)
@@ -215,9 +215,9 @@ int main() {
         pg::Generator gen(9);
         expect_like_library(pg::randn({4, 5}, gen) * 3.f, pg::tensor({4.f, 0.f, 2.f, 2.f}), -100,
                             lesson::tr("row r: log(sum_c exp(z[r][c])) - z[r][target[r]], averaged",
-                            "第 r 行：log(sum_c exp(z[r][c])) - z[r][target[r]]，再取平均"),
+                            "行 r：log(sum_c exp(z[r][c])) - z[r][target[r]]，再取平均"),
                             lesson::tr("row r: (softmax(z[r]) - onehot(target[r])) / N",
-                            "第 r 行：(softmax(z[r]) - onehot(target[r])) / N"));
+                            "行 r：(softmax(z[r]) - onehot(target[r])) / N"));
     });
     checks.run(lesson::tr("large logits [1000, 999, 998]: finite and right",
                "很大的 logits [1000, 999, 998]：有限而且正确"), [] {

@@ -125,14 +125,14 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
         suspect({true, false, false, false},
                 lesson::tr("your rows average in later positions too: only scores[t][0..t] enter row t's softmax (stop the "
                            "loop over j at t, inclusive); with equal scores row t is the mean of v_0 .. v_t",
-                           "你的行把后面的位置也平均进去了：只有 scores[t][0..t] 进入第 t 行的 softmax（对 j 的循环在 t 处停下，包括 t）；分数都相等时，第 t 行是 v_0 .. v_t 的平均")),
+                           "你的行把后面的位置也平均进去了：只有 scores[t][0..t] 进入行 t 的 softmax（对 j 的循环在 t 处停下，包括 t）；分数都相等时，行 t 是 v_0 .. v_t 的平均")),
         suspect({false, true, false, false},
                 lesson::tr("your weights in row t sum to less than 1: the denominator adds exp(s - max) over j = 0..t only, the "
                            "same positions as the numerator, not over the whole row",
-                           "你第 t 行的权重加起来小于 1：分母只在 j = 0..t 上累加 exp(s - max)，和分子是同样的位置，而不是整行")),
+                           "你在行 t 的权重加起来小于 1：分母只在 j = 0..t 上累加 exp(s - max)，和分子是同样的位置，而不是整行")),
         suspect({false, false, true, false},
                 lesson::tr("position t attends to itself too: j runs over 0..t inclusive (j <= t); row 0 is v_0 itself",
-                           "位置 t 也要关注它自己：j 取遍 0..t，包括 t（j <= t）；第 0 行就是 v_0 本身")),
+                           "位置 t 也要关注它自己：j 取遍 0..t，包括 t（j <= t）；行 0 就是 v_0 本身")),
     };
     if (T != C)
         suspects.push_back(suspect({false, false, false, true},
@@ -170,7 +170,7 @@ int main() {
                       attend_past_with_ops(S, lesson_values()), 1e-5,
                       lesson::tr("row t: exp(scores[t][j] - max) for j = 0..t, divided by their sum, then "
                       "sum_j w_j v_j; the 9s above the diagonal must not be read",
-                      "第 t 行：对 j = 0..t 取 exp(scores[t][j] - max)，除以它们的和，再求 sum_j w_j v_j；对角线上方的 9 不能读"));
+                      "行 t：对 j = 0..t 取 exp(scores[t][j] - max)，除以它们的和，再求 sum_j w_j v_j；对角线上方的 9 不能读"));
     });
     checks.run(lesson::tr("scores for later positions change nothing", "后面位置的分数不改变任何东西"), [] {
         pg::Generator gen(10);
@@ -181,7 +181,7 @@ int main() {
         pg::Tensor B = pg::tensor(big, {6, 6});
         expect_output(B, v, check10::attend(B, v), check10::attend(S, v), 1e-5,
                       lesson::tr("only scores[t][0..t] enter row t's softmax: stop the loop over j at t",
-                      "只有 scores[t][0..t] 进入第 t 行的 softmax：对 j 的循环在 t 处停下"));
+                      "只有 scores[t][0..t] 进入行 t 的 softmax：对 j 的循环在 t 处停下"));
     });
     checks.run(lesson::tr("later scores of 1000 change nothing either", "后面 1000 的分数也不改变任何东西"), [] {
         pg::Tensor S = pg::tensor({{0.f, 1000.f, 1000.f}, {1.f, 0.f, 1000.f}, {0.f, 0.f, 0.f}});
@@ -215,7 +215,7 @@ int main() {
         pg::Tensor v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {3.f, 3.f}});
         expect_output(S, v, check10::attend(S, v), attend_past_with_ops(S, v), 1e-5,
                       lesson::tr("subtract each row's own max over scores[t][0..t]; row 2's weights are those of [0, -1, 0]",
-                      "减去每一行在 scores[t][0..t] 上自己的最大值；第 2 行的权重就是 [0, -1, 0] 的权重"));
+                      "减去每一行在 scores[t][0..t] 上自己的最大值；行 2 的权重就是 [0, -1, 0] 的权重"));
     });
     checks.run(lesson::tr("your own loops, not pg::softmax", "你自己的循环，不用 pg::softmax"), [] {
         pg::Tensor S = pg::tensor({{0.f, 9.f}, {1.f, 0.f}}).requires_grad_();  // a graph would name the ops

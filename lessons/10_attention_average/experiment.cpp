@@ -48,7 +48,7 @@ static void run() {
     for (size_t t = 0; t < T; ++t)
         for (size_t j = 0; j <= t; ++j) w_equal[t * T + j] = 1.f / static_cast<float>(t + 1);
     pg::Tensor W_equal = pg::tensor(w_equal, {T, T});
-    lesson::show(lesson::tr("W (row t: 1/(t+1) on positions 0..t, 0 after)", "W（第 t 行：位置 0..t 上是 1/(t+1)，之后是 0）"), W_equal);
+    lesson::show(lesson::tr("W (row t: 1/(t+1) on positions 0..t, 0 after)", "W（行 t：位置 0..t 上是 1/(t+1)，之后是 0）"), W_equal);
     pg::Tensor running_mean = pg::matmul(W_equal, V);  // (T, T) @ (T, C) -> (T, C)
     lesson::show(lesson::tr("W @ V, the running mean", "W @ V，即累计平均"), running_mean, 2);
     lesson::confirm("row 4 (晓)", pg::slice(running_mean, 0, 4, 5), pg::tensor({{3.8f, 0.8f}}), 1e-6,
@@ -155,7 +155,7 @@ static void run() {
     svg::write_file(file.path, svg::heatmaps({equal_map, softmax_map},
                                              lesson::tr("Attention weights of 春眠不觉晓: row t averages the values of keys 0..t "
                                                         "(grey: a later key, weight 0)",
-                                                        "春眠不觉晓 的注意力权重：第 t 行对键 0..t 的值求平均（灰色：之后的键，权重为 0）"),
+                                                        "春眠不觉晓 的注意力权重：行 t 对键 0..t 的值求平均（灰色：之后的键，权重为 0）"),
                                              0, &drawn));
     std::map<std::string, size_t> read = svg::check_file(file.path);
     std::cout << lesson::tr("wrote ", "写出了 ") << file.shown << lesson::tr(": ", "：") << drawn.maps
