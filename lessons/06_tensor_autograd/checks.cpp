@@ -151,6 +151,10 @@ static std::vector<std::pair<std::vector<float>, std::string>> bias_wrongs(const
         ints[c] = static_cast<float>(s);
     }
     return {
+        {std::vector<float>(C, 0.f),
+         lesson::tr("db is all zeros: you made pg::Array db(pg::Shape{C}) and returned it without adding gy into it; "
+                    "db[c] += gy[r * C + c] for every row r",
+                    "db 全是 0：你建了 pg::Array db(pg::Shape{C})，却没把 gy 加进去就返回了；要对每一行 r 做 db[c] += gy[r * C + c]")},
         {last, lesson::tr("db is gy's last row: you wrote db[c] = ... where it must add, +=, so each row overwrote the one "
                "before",
                "db 是 gy 的最后一行：该累加（+=）的地方你写了 db[c] = ...，所以每一行都覆盖了前一行")},
@@ -162,7 +166,7 @@ static std::vector<std::pair<std::vector<float>, std::string>> bias_wrongs(const
         {transposed, lesson::tr("you read gy as if it were stored by columns: element (r, c) of a row-major (N, C) array is "
                      "gy.data()[r * C + c], not [c * N + r]",
                      "你把 gy 当成按列存储来读了：行优先的 (N, C) 数组中元素 (r, c) 是 gy.data()[r * C + c]，而不是 [c * N + r]")},
-        {skip_first, lesson::tr("your sum missed row 0: the rows run r = 0 .. N-1", "你的求和漏掉了第 0 行：行是 r = 0 .. N-1")},
+        {skip_first, lesson::tr("your sum missed row 0: the rows run r = 0 .. N-1", "你的求和漏掉了行 0：行是 r = 0 .. N-1")},
         {ints, lesson::tr("db came out in whole numbers: your sum is an int (auto s = 0 is an int; write 0.f, or "
                "float s = 0), so every fraction was cut off",
                "db 算出来都是整数：你的和是 int（auto s = 0 是 int；要写 0.f，或者 float s = 0），所以小数部分全被截掉了")},

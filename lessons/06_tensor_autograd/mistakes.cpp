@@ -14,6 +14,7 @@
 // mistake 14: the gradients returned in the wrong order, {db, dx} => return {dx, db}, dx first
 // mistake 15: dx taken as ones, not gy => dx is all ones
 // mistake 16: db summed along each row, shape (N) => you summed each row (over c)
+// mistake 17: db made and returned without gy added into it => db is all zeros
 // Lesson 06's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines marked.
@@ -74,6 +75,7 @@ pg::Tensor exercise::add_bias(const pg::Tensor& x, const pg::Tensor& b) {
             }
             db.data()[c] = mistake(9) ? s / N : s;
         }
+        if (mistake(17)) return {gy, pg::Array(pg::Shape{C})};
         if (mistake(14)) return {db, gy};
         if (mistake(15)) return {pg::Array(pg::Shape{N, C}, 1.f), db};
         return {gy, db};

@@ -91,7 +91,29 @@ static void expect_small(const std::string& what, double error, const std::strin
                    diagnose(hint));
 }
 
+// Does your check give one number for a correct tanh and one whose backward is twice too large? Then it
+// returns a remembered answer (a static variable, a cache), not one computed from this call's f and x.
+static bool same_for_different_ops() {
+    try {
+        pg::Generator gen(71);
+        pg::Tensor x = pg::randn({3, 4}, gen, true);
+        double right = error_of(tanh_scaled(1.f), x, 1e-2), wrong = error_of(tanh_scaled(2.f), x, 1e-2);
+        return right == wrong;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+
 static void expect_large(const std::string& what, double error, double at_least, const std::string& hint) {
+    if (error < at_least && same_for_different_ops())
+        lesson::expect(what, false,
+                       lesson::tr("an error of ", "误差至少 ") + lesson::num(at_least, 2) +
+                           lesson::tr(" or more (a buggy backward)", "（有 bug 的 backward）"),
+                       lesson::num(error, 6),
+                       lesson::tr("your check gives the same number for a correct tanh and for one whose backward is twice "
+                                  "too large: a static variable or a stored result keeps an old answer (or both sides come from "
+                                  "one computation); compute every call from its own f and x",
+                                  "你的检查对正确的 tanh 和 backward 大了一倍的 tanh 给出同一个数：static 变量或存下来的结果留住了旧答案（或者两边出自同一个计算）；每次调用都要用它自己的 f 和 x 来算"));
     lesson::expect(what, error >= at_least,
                    lesson::tr("an error of ", "误差至少 ") + lesson::num(at_least, 2) +
                        lesson::tr(" or more (a buggy backward)", "（有 bug 的 backward）"),
@@ -126,9 +148,20 @@ int main() {
         pg::Generator gen(3);
         pg::Tensor x = pg::randn({5}, gen, true);
         double error = error_of([](const pg::Tensor& t) { return pg::sum(t * t); }, x, 1e-2);
+        bool right_on_tanh = false;  // the same check on a correct op whose output has x's shape
+        if (error > 1e-3) {
+            try {
+                pg::Generator g(72);
+                right_on_tanh = error_of([](const pg::Tensor& t) { return pg::tanh(t); }, pg::randn({5}, g, true), 1e-2) <= 1e-3;
+            } catch (const std::exception&) {
+            }
+        }
         expect_small("max_gradient_error(sum(x * x))", error,
-                     lesson::tr("r has f(x)'s shape, here () (pg::scalar or a shape {} tensor), not x's shape",
-                     "r 的形状和 f(x) 相同，这里是 ()（pg::scalar 或形状为 {} 的张量），不是 x 的形状"));
+                     right_on_tanh
+                         ? lesson::tr("right where f(x) has x's shape (tanh of a (5)), wrong where f(x) is 0-d: r has f(x)'s "
+                                      "shape, here () (pg::scalar or a shape {} tensor), not x's shape",
+                                      "在 f(x) 和 x 形状相同的地方（(5) 的 tanh）是对的，在 f(x) 为 0 维的地方错了：r 的形状和 f(x) 相同，这里是 ()（pg::scalar 或形状为 {} 的张量），不是 x 的形状")
+                         : small_hint);
     });
     checks.run(lesson::tr("a curved op: exp of x in [1.5, 2.5], where the curve bends fast",
                "一个弯曲的运算：x 在 [1.5, 2.5] 里的 exp，曲线弯得很快"), [&] {

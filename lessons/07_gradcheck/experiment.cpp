@@ -10,6 +10,13 @@
 using Fn = std::function<pg::Tensor(const pg::Tensor&)>;
 using FnOfInputs = std::function<pg::Tensor(const std::vector<pg::Tensor>&)>;
 
+// s padded with spaces to w columns (a Chinese character takes two), so the columns line up in both languages.
+static std::string cell(const std::string& s, size_t w) {
+    size_t cols = 0;
+    for (unsigned char c : s) cols += c < 0x80 ? 1 : (c & 0xC0) == 0x80 ? 0 : 2;
+    return s + std::string(cols < w ? w - cols : 1, ' ');
+}
+
 // f of one input, in the form pg::gradcheck takes.
 static FnOfInputs of_one(const Fn& f) {
     return [f](const std::vector<pg::Tensor>& in) { return f(in[0]); };
@@ -31,7 +38,8 @@ static double compare(const Fn& f, pg::Tensor x, const pg::Tensor& r, double eps
     pg::NoGradGuard no_grad;
     float* px = x.mutable_data().data();
     double worst = 0;
-    std::printf("  %-8s %-10s %-10s %-10s\n", "x", "analytic", "numeric", "error");
+    std::cout << "  " << cell("x", 9) << cell(lesson::tr("analytic", "解析"), 11) << cell(lesson::tr("numeric", "数值"), 11)
+              << lesson::tr("error", "误差") << "\n";
     for (size_t i = 0; i < x.numel(); ++i) {
         float orig = px[i];
         px[i] = orig + static_cast<float>(eps);
@@ -44,30 +52,36 @@ static double compare(const Fn& f, pg::Tensor x, const pg::Tensor& r, double eps
         std::printf("  %-8s %-10s %-10s %-10s\n", lesson::num(orig, 3).c_str(), lesson::num(analytic[i]).c_str(),
                     lesson::num(numeric).c_str(), lesson::num(error).c_str());
     }
-    std::cout << "  max error " << lesson::num(worst) << "\n";
+    std::cout << lesson::tr("  max error ", "  最大误差 ") << lesson::num(worst) << "\n";
     return worst;
 }
 
 static void gradcheck_line(const std::string& name, const FnOfInputs& f, const std::vector<pg::Tensor>& inputs) {
     pg::GradcheckResult res = pg::gradcheck(f, inputs);
     if (res.ok && res.max_abs_error < 1e-4) {  // its digits are rounding: print the bound only
-        std::printf("  %-28s ok    max error below 1e-4\n", name.c_str());
+        std::cout << "  " << cell(name, 29) << lesson::tr("ok    max error below 1e-4", "通过  最大误差低于 1e-4") << "\n";
         return;
     }
-    std::printf("  %-28s %-5s max error %.1e\n", name.c_str(), res.ok ? "ok" : "FAIL", res.max_abs_error);
+    char err[32];
+    std::snprintf(err, sizeof err, "%.1e", res.max_abs_error);
+    std::cout << "  " << cell(name, 29) << cell(res.ok ? lesson::tr("ok", "通过") : lesson::tr("FAIL", "失败"), 6)
+              << lesson::tr("max error ", "最大误差 ") << err << "\n";
     std::cout << res.report;
 }
 
 static void run() {
     pg::Tensor x = pg::tensor({0.5f, -1.f, 2.f}).requires_grad_();
     pg::Tensor r = pg::tensor({1.f, -2.f, 0.5f});
-    lesson::section("sigmoid at x = [0.5, -1, 2]; L = sum(sigmoid(x) * r), r = [1, -2, 0.5]; eps = 0.01");
+    lesson::section(lesson::tr("sigmoid at x = [0.5, -1, 2]; L = sum(sigmoid(x) * r), r = [1, -2, 0.5]; eps = 0.01",
+                               "sigmoid 在 x = [0.5, -1, 2] 处；L = sum(sigmoid(x) * r)，r = [1, -2, 0.5]；eps = 0.01"));
     lesson::show("y = sigmoid(x)", pg::sigmoid(x));
-    lesson::show("the rule: dL/dx = r * y * (1 - y)", r * pg::sigmoid(x) * (1.f - pg::sigmoid(x)));
+    lesson::show(lesson::tr("the rule: dL/dx = r * y * (1 - y)", "求导法则：dL/dx = r * y * (1 - y)"), r * pg::sigmoid(x) * (1.f - pg::sigmoid(x)));
     double err = compare([](const pg::Tensor& t) { return pg::sigmoid(t); }, x, r, 1e-2);
-    lesson::confirm("sigmoid's max error", err, 0.0, 1e-4, "backward agrees with the differences");
+    lesson::confirm("sigmoid's max error", err, 0.0, 1e-4,
+                    lesson::tr("backward agrees with the differences", "backward 与差分一致"));
 
-    lesson::section("pg::gradcheck: random inputs, random weights r, every element of every input");
+    lesson::section(lesson::tr("pg::gradcheck: random inputs, random weights r, every element of every input",
+                               "pg::gradcheck：随机输入、随机权重 r，每个输入的每个元素"));
     pg::Generator gen(7);
     gradcheck_line("sigmoid (2,3)", of_one([](const pg::Tensor& t) { return pg::sigmoid(t); }),
                    {pg::randn({2, 3}, gen, true)});
@@ -76,45 +90,55 @@ static void run() {
     gradcheck_line("log_softmax (2,4), dim -1", of_one([](const pg::Tensor& t) { return pg::log_softmax(t, -1); }),
                    {pg::randn({2, 4}, gen, true)});
 
-    lesson::section("planted bug 1: sigmoid whose backward forgets (1 - y)");
+    lesson::section(lesson::tr("planted bug 1: sigmoid whose backward forgets (1 - y)", "埋下的 bug 1：backward 漏了 (1 - y) 的 sigmoid"));
     double bug1 = compare(sigmoid_missing_factor, x, r, 1e-2);
     double missing = 0;  // what the bug leaves out: |r| y^2 per element
     for (size_t i = 0; i < 3; ++i) {
         double y = 1 / (1 + std::exp(-static_cast<double>(x.ptr()[i])));
         missing = std::max(missing, std::fabs(r.ptr()[i]) * y * y);
     }
-    lesson::confirm("max error", bug1, missing, 1e-4, "the largest |r| y^2, the share the bug leaves out");
+    lesson::confirm("max error", bug1, missing, 1e-4, lesson::tr("the largest |r| y^2, the share the bug leaves out", "最大的 |r| y^2，即 bug 漏掉的那一份"));
     gradcheck_line("sigmoid_missing_factor (2,3)", of_one(sigmoid_missing_factor), {pg::randn({2, 3}, gen, true)});
 
-    lesson::section("planted bug 2: y = 3x whose backward ignores gy");
+    lesson::section(lesson::tr("planted bug 2: y = 3x whose backward ignores gy", "埋下的 bug 2：y = 3x，它的 backward 忽略了 gy"));
     pg::Tensor v = pg::tensor({0.5f, -1.f, 2.f}).requires_grad_();
-    std::cout << "with r = [1, 1, 1], that is L = sum(y), gy is 1 everywhere and the bug hides:\n";
+    std::cout << lesson::tr("with r = [1, 1, 1], that is L = sum(y), gy is 1 everywhere and the bug hides:",
+                            "r = [1, 1, 1]，也就是 L = sum(y) 时，gy 处处为 1，bug 藏了起来：") << "\n";
     double hidden = compare(triple_ignoring_gy, v, pg::ones({3}), 1e-2);
-    std::cout << "with r = [1, -2, 0.5] it shows:\n";
+    std::cout << lesson::tr("with r = [1, -2, 0.5] it shows:", "r = [1, -2, 0.5] 时它就露出来了：") << "\n";
     double shown = compare(triple_ignoring_gy, v, r, 1e-2);
-    lesson::confirm("error with r = 1", hidden, 0.0, 1e-4, "hidden");
+    lesson::confirm("error with r = 1", hidden, 0.0, 1e-4, lesson::tr("hidden", "藏住了"));
     lesson::confirm("error with r = [1, -2, 0.5]", shown, 9.0, 1e-3, "|3 - 3 * (-2)|");
     gradcheck_line("triple_ignoring_gy (2,3)", of_one(triple_ignoring_gy), {pg::randn({2, 3}, gen, true)});
 
-    lesson::section("a false alarm: relu at x = 0.004, closer to its kink than eps = 0.01");
+    lesson::section(lesson::tr("a false alarm: relu at x = 0.004, closer to its kink than eps = 0.01",
+                               "一次误报：relu 在 x = 0.004 处，离折点比 eps = 0.01 还近"));
     pg::Tensor k = pg::tensor({0.004f, 1.f, -1.f}).requires_grad_();
     compare([](const pg::Tensor& t) { return pg::relu(t); }, k, pg::ones({3}), 1e-2);
-    std::cout << "numeric (0.014 - 0) / 0.02 = 0.7: the difference straddles the kink; the op is right\n";
+    std::cout << lesson::tr("numeric (0.014 - 0) / 0.02 = 0.7: the difference straddles the kink; the op is right",
+                            "数值 (0.014 - 0) / 0.02 = 0.7：差分跨过了折点；算子本身是对的")
+              << "\n";
 
-    lesson::section("the step eps: max error of pg::gradcheck on tanh (3,4), in float32");
+    lesson::section(lesson::tr("the step eps: max error of pg::gradcheck on tanh (3,4), in float32",
+                               "步长 eps：pg::gradcheck 在 (3,4) 的 tanh 上的最大误差，float32"));
     pg::Tensor t = pg::randn({3, 4}, gen, true);
     std::vector<double> errors;
     for (double eps : {1e-1, 1e-2, 1e-3, 1e-4}) {
         pg::GradcheckOptions opt;
         opt.eps = eps;
         pg::GradcheckResult res = pg::gradcheck(of_one([](const pg::Tensor& x) { return pg::tanh(x); }), {t}, opt);
-        std::printf("  eps %.0e  max error %.1e\n", eps, res.max_abs_error);
+        char line[64];
+        std::snprintf(line, sizeof line, "  eps %.0e  %s%.1e\n", eps, lesson::tr("max error ", "最大误差 ").c_str(),
+                      res.max_abs_error);
+        std::cout << line;
         errors.push_back(res.max_abs_error);
     }
     lesson::expect("the error against eps", errors[1] < errors[0] / 10 && errors[1] < errors[3] / 10,
                    "at eps 1e-2 ten times smaller than at 1e-1 and at 1e-4", "not so", "");
-    std::cout << "  at eps 1e-2 ten times smaller than at 1e-1 or 1e-4: larger steps see the curve bend, smaller "
-                 "ones float32's rounding\n";
+    std::cout << lesson::tr("  at eps 1e-2 ten times smaller than at 1e-1 or 1e-4: larger steps see the curve bend, "
+                            "smaller ones float32's rounding",
+                            "  eps 1e-2 处比 1e-1 和 1e-4 处都小十倍：步长大了看到的是曲线的弯曲，小了看到的是 float32 的舍入")
+              << "\n";
 }
 
 int main() { return lesson::run_experiment(run); }

@@ -10,6 +10,8 @@
 // mistake 10: x.zero_grad() after backward, before x.grad() is read => x.grad() was read when x had no gradient
 // mistake 11: the last element's difference returned (worst = ..., not worst = max(worst, ...)) => not their mean or the last one's
 // mistake 12: pg::gradcheck called with its default options => use the eps you are given
+// mistake 13: r made with x's shape, not f(x)'s => r has f(x)'s shape
+// mistake 14: the first error kept in a static and returned ever after => the same number for a correct tanh
 // Lesson 07's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong gradient checks (not planted_bugs.hpp's wrong ops, which the checks feed them).
@@ -19,10 +21,14 @@ using lesson::mistake;
 
 double exercise::max_gradient_error(const std::function<pg::Tensor(const pg::Tensor&)>& f, pg::Tensor x,
                                     double eps) {
+    static double first = -1;  // mistake 14: the first answer, remembered
+    if (mistake(14) && first >= 0) return first;
     if (mistake(12))
         return pg::gradcheck([&f](const std::vector<pg::Tensor>& in) { return f(in[0]); }, {x}).max_abs_error;
     pg::Generator gen(0);
-    pg::Tensor r = mistake(1) ? pg::ones(f(x).shape()) : pg::uniform(f(x).shape(), -1.f, 1.f, gen);
+    pg::Tensor r = mistake(1)    ? pg::ones(f(x).shape())
+                   : mistake(13) ? pg::uniform(x.shape(), -1.f, 1.f, gen)
+                                 : pg::uniform(f(x).shape(), -1.f, 1.f, gen);
     if (!mistake(2) && !mistake(10)) x.zero_grad();
     pg::sum(f(x) * r).backward();
     if (mistake(10)) x.zero_grad();
@@ -55,5 +61,6 @@ double exercise::max_gradient_error(const std::function<pg::Tensor(const pg::Ten
         total += error;
         worst = mistake(11) ? error : std::max(worst, error);
     }
+    if (mistake(14)) first = worst;
     return mistake(8) ? total / static_cast<double>(x.numel()) : worst;
 }

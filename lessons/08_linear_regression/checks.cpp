@@ -5,6 +5,24 @@
 
 namespace check08 {
 
+// Does the learner's loss give one number for two inputs whose losses differ (2.5 and 6.5, and apart
+// under every usual wrong formula too)? Then it is a remembered answer (a static variable, a cache),
+// not one computed from each call's pred and target.
+static bool same_for_different_inputs() {
+    try {
+        double a = exercise::mse_loss(pg::tensor({3.f, -1.f, 0.f, 2.f}, {4, 1}), pg::ones({4, 1})).item();
+        double b = exercise::mse_loss(pg::tensor({3.f, 4.f}, {2, 1}), pg::ones({2, 1})).item();
+        return a == b;
+    } catch (const std::exception&) {
+        return false;
+    }
+}
+static std::string remembered_hint() {
+    return lesson::tr("your mse_loss gives the same number for two inputs whose losses differ: a static variable or a "
+                      "stored result keeps an old answer; compute every call from its own pred and target",
+                      "你的 mse_loss 对损失不同的两组输入给出同一个数：static 变量或存下来的结果留住了旧答案；每次调用都要用它自己的 pred 和 target 来算");
+}
+
 // What the learner's loss gives on a probe where the usual wrong formulas all differ:
 // differences [2, -2, -1, 1]: mse 2.5, sum 10, rmse 1.5811, half 1.25, square of the mean 0, / (N - 1) 3.3333.
 static std::string diagnose_mse(const std::string& fallback) {
@@ -14,6 +32,7 @@ static std::string diagnose_mse(const std::string& fallback) {
     } catch (const std::exception&) {
         return fallback;
     }
+    if (same_for_different_inputs()) return remembered_hint();
     auto is = [got](double v) { return std::fabs(got - v) < 1e-4; };
     if (is(10.0)) return lesson::tr("N times too large: you summed the squares; divide by N (pg::mean, not pg::sum)",
                          "是应有值的 N 倍：你把平方加起来了；要除以 N（用 pg::mean，不是 pg::sum）");
@@ -110,7 +129,7 @@ int main() {
         pg::Tensor loss = exercise::mse_loss(pred, target);
         lesson::expect("loss.requires_grad()", loss.requires_grad(), lesson::tr("true: a graph back to pred", "true：有一张计算图连回 pred"),
                        lesson::tr("false: no graph back to pred", "false：没有连回 pred 的计算图"),
-                       lesson::tr("the loss was made from raw numbers (ptr(), item(), a loop, pg::scalar) or from pred.detach(), "
+                       check08::same_for_different_inputs() ? check08::remembered_hint() : lesson::tr("the loss was made from raw numbers (ptr(), item(), a loop, pg::scalar) or from pred.detach(), "
                        "so backward cannot reach pred: there is no graph back to pred; build it from pg ops on pred "
                        "itself (-, *, pg::mean)",
                        "损失是用原始数字（ptr()、item()、循环、pg::scalar）或 pred.detach() 算出来的，所以 backward 到不了 pred：没有连回 pred 的计算图；要在 pred 本身上用 pg 算子（-、*、pg::mean）构造它"));
@@ -125,9 +144,17 @@ int main() {
         pg::Tensor pred = pg::tensor({10000.5f, 9999.5f, 10000.25f}, {3, 1}), target = pg::full({3, 1}, 10000.f);
         double loss = exercise::mse_loss(pred, target).item();
         if (std::fabs(loss - 0.1875) <= 1e-6) return;
-        // a formula right on the small probe and wrong here is exact on paper only
+        // a formula right on the small probe and wrong here is exact on paper only; else the probe names it
+        double probe = -1;
+        try {
+            probe = exercise::mse_loss(pg::tensor({3.f, -1.f, 0.f, 2.f}, {4, 1}), pg::ones({4, 1})).item();
+        } catch (const std::exception&) {
+        }
+        const bool small_right = std::fabs(probe - 2.5) < 1e-5 && !check08::same_for_different_inputs();
         lesson::expect_near("mse_loss", loss, 0.1875, 1e-6,
-                            check08::diagnose_mse(lesson::tr("exact on paper, wrong in float: the expanded square pred^2 - 2 pred "
+                            !small_right ? check08::diagnose_mse(lesson::tr("mean((pred - target)^2): here 0.1875",
+                                                                            "mean((pred - target)^2)：这里是 0.1875"))
+                                         : check08::diagnose_mse(lesson::tr("exact on paper, wrong in float: the expanded square pred^2 - 2 pred "
                                                   "target + target^2 subtracts numbers near 10^8, where float's "
                                                   "spacing is 8; square the difference pred - target itself",
                                                   "纸面上精确，float 里却错了：展开的平方 pred^2 - 2 pred target + target^2 要相减接近 10^8 的数，那里 float 的间距是 8；要直接对差 pred - target 求平方")));
@@ -192,6 +219,7 @@ int main() {
             pg::Tensor loss = exercise::mse_loss(pg::linear(x, w, b), y);
             lesson::expect("loss.requires_grad()", loss.requires_grad(), lesson::tr("true: a graph back to w and b", "true：有一张计算图连回 w 和 b"),
                            lesson::tr("false: no graph back to w and b", "false：没有连回 w 和 b 的计算图"),
+                           check08::same_for_different_inputs() ? check08::remembered_hint() :
                            lesson::tr("build the loss from pg ops on pred itself (-, *, pg::mean), so backward reaches w and b",
                            "在 pred 本身上用 pg 算子（-、*、pg::mean）构造损失，这样 backward 才能到达 w 和 b"));
             loss.backward();

@@ -12,6 +12,7 @@
 // mistake 12: break at the first parameter without a gradient => not break or return
 // mistake 13: the loop stops one short (i + 1 < params.size()) => the last one too
 // mistake 14: the update written into a copy, p.detach() => w did not move
+// mistake 15: the first loss kept in a static and returned ever after => the same number for two inputs whose losses differ
 // Lesson 08's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong losses and updates.
@@ -20,6 +21,12 @@ using lesson::mistake;
 
 pg::Tensor exercise::mse_loss(const pg::Tensor& pred, const pg::Tensor& target) {
     pg::Tensor diff = pred - target;
+    static pg::Tensor first;  // mistake 15: the first loss, remembered
+    static bool have_first = false;
+    if (mistake(15)) {
+        if (!have_first) first = pg::mean(diff * diff), have_first = true;
+        return first;
+    }
     if (mistake(1)) return pg::sum(diff * diff);
     if (mistake(2)) return pg::sqrt(pg::mean(diff * diff));
     if (mistake(3)) return pg::mean(diff * diff) * 0.5f;

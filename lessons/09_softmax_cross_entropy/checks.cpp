@@ -2,6 +2,7 @@
 // and your exercise.cpp: the hand example, then pg::cross_entropy and its backward as the reference,
 // logits near 1000 and -1000, rows at different levels, ignored rows, and no backward of your own.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check09 {
 
@@ -11,10 +12,25 @@ static std::string backward_hint() {
                       "你调用了 backward（在 pg::cross_entropy 上，或在你用 pg 算子搭出的损失上）：这个练习要用循环自己算梯度：每一行 p - y，再除以计入的行数");
 }
 
+// Every call of your cross_entropy so far, with its inputs: an answer equal to the one given for other
+// inputs is a remembered answer (a static variable, a cache), not one computed from this call's.
+struct Call {
+    pg::Tensor logits, targets;
+    long ignore_index;
+    exercise::LossAndGrad answer;
+};
+static std::vector<Call>& calls() {
+    static std::vector<Call> all;
+    return all;
+}
+static bool same(const pg::Tensor& a, const pg::Tensor& b) { return a.shape() == b.shape() && lesson::near(a, b, 1e-6); }
+
 // The learner's function; a backward it calls (which the checks forbid) is named.
 static exercise::LossAndGrad call(const pg::Tensor& logits, const pg::Tensor& targets, long ignore_index) {
     try {
-        return exercise::cross_entropy(logits, targets, ignore_index);
+        exercise::LossAndGrad answer = exercise::cross_entropy(logits, targets, ignore_index);
+        calls().push_back({logits.detach(), targets.detach(), ignore_index, {answer.loss, answer.dlogits.detach()}});
+        return answer;
     } catch (const std::logic_error& e) {
         if (std::string(e.what()).find("does not require grad") == std::string::npos) throw;
         throw lesson::CheckFailed("cross_entropy", lesson::tr("no backward", "不调用 backward"),
@@ -55,6 +71,15 @@ static std::string diagnose(const exercise::LossAndGrad& mine, const exercise::L
         t[r] = static_cast<long>(targets.ptr()[r]) == ignore_index ? -1 : static_cast<int>(targets.ptr()[r]);
         if (t[r] >= 0) ++counted;
     }
+    for (const Call& earlier : calls())
+        if (earlier.answer.loss == mine.loss && same(earlier.answer.dlogits, mine.dlogits) &&
+            !(same(earlier.logits, logits) && same(earlier.targets, targets) && earlier.ignore_index == ignore_index))
+            return lesson::tr("your loss and gradient are exactly the ones you returned for earlier inputs (logits ",
+                              "你的损失和梯度和你对之前另一组输入（logits ") +
+                   lesson::str(earlier.logits.shape()) +
+                   lesson::tr("), not computed from this call's logits and targets: a static variable or a stored result "
+                              "keeps an old answer; compute every call from its own inputs",
+                              "）返回的完全一样，不是由这一次的 logits 和 targets 算出来的：static 变量或存下来的结果留住了旧答案；每次调用都要用它自己的输入来算");
     const pg::Tensor& g = mine.dlogits;
     if (g.shape() != logits.shape())
         return lesson::tr("dlogits has the logits' shape (N, C) = ",
@@ -103,8 +128,8 @@ static std::string diagnose(const exercise::LossAndGrad& mine, const exercise::L
         if (t[r] < 0)
             for (size_t c = 0; c < C; ++c)
                 if (g.ptr()[r * C + c] != 0.f)
-                    return lesson::tr("row ", "第 ") + std::to_string(r) +
-                           lesson::tr(" is ignored (its target is ignore_index ", " 行被忽略了（它的 target 是 ignore_index ") +
+                    return lesson::tr("row ", "行 ") + std::to_string(r) +
+                           lesson::tr(" is ignored (its target is ignore_index ", " 被忽略了（它的 target 是 ignore_index ") +
                            std::to_string(ignore_index) +
                            lesson::tr(") and has a gradient: ignored rows get a zero gradient", "），却有梯度：被忽略的行梯度应该为零");
     if (counted < N && std::fabs(mine.loss - lib.loss * counted / N) < 1e-5)
@@ -190,9 +215,9 @@ int main() {
         pg::Generator gen(9);
         expect_like_library(pg::randn({4, 5}, gen) * 3.f, pg::tensor({4.f, 0.f, 2.f, 2.f}), -100,
                             lesson::tr("row r: log(sum_c exp(z[r][c])) - z[r][target[r]], averaged",
-                            "第 r 行：log(sum_c exp(z[r][c])) - z[r][target[r]]，再取平均"),
+                            "行 r：log(sum_c exp(z[r][c])) - z[r][target[r]]，再取平均"),
                             lesson::tr("row r: (softmax(z[r]) - onehot(target[r])) / N",
-                            "第 r 行：(softmax(z[r]) - onehot(target[r])) / N"));
+                            "行 r：(softmax(z[r]) - onehot(target[r])) / N"));
     });
     checks.run(lesson::tr("large logits [1000, 999, 998]: finite and right",
                "很大的 logits [1000, 999, 998]：有限而且正确"), [] {
@@ -206,10 +231,12 @@ int main() {
                "极不可能的目标：logits [0, -200]，target 1 得到 200"), [] {
         pg::Tensor z = pg::tensor({{0.f, -200.f}}), t = pg::tensor({1.f});
         exercise::LossAndGrad r = call(z, t, -100);
+        const std::string log_hint = lesson::tr("work with log_softmax = z - max - log(sum exp(z - max)); "
+                                                "log(softmax) is log(0) = -inf here",
+                                                "要用 log_softmax = z - max - log(sum exp(z - max)) 来算；这里 log(softmax) 是 log(0) = -inf");
         lesson::expect_near("loss", r.loss, 200.0, 1e-3,
-                            lesson::tr("work with log_softmax = z - max - log(sum exp(z - max)); "
-                            "log(softmax) is log(0) = -inf here",
-                            "要用 log_softmax = z - max - log(sum exp(z - max)) 来算；这里 log(softmax) 是 log(0) = -inf"));
+                            std::isfinite(r.loss) ? check09::diagnose(r, check09::reference(z, t), z, t, -100, log_hint)
+                                                  : log_hint);
     });
     checks.run(lesson::tr("rows at different levels: [[0, 0], [-1000, -1000]]",
                "高低不同的行：[[0, 0], [-1000, -1000]]"), [] {

@@ -10,6 +10,7 @@
 // mistake 10: p from pg::softmax instead of loops => you called pg::softmax
 // mistake 11: the gradient y - p => the gradient has the wrong sign
 // mistake 12: the loss is the logsumexp, z[target] never subtracted => the logsumexp alone
+// mistake 13: the first call's answer kept in a static and returned ever after => the ones you returned for earlier inputs
 // Lesson 09's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong cross-entropies.
@@ -19,6 +20,11 @@
 using lesson::mistake;
 
 exercise::LossAndGrad exercise::cross_entropy(const pg::Tensor& logits, const pg::Tensor& targets, long ignore_index) {
+    static bool answered = false;  // mistake 13: the first answer, remembered
+    static double first_loss = 0;
+    static std::vector<float> first_grad;
+    static pg::Shape first_shape;
+    if (mistake(13) && answered) return {first_loss, pg::tensor(first_grad, first_shape)};
     if (mistake(9)) {
         pg::Tensor l = logits.detach().requires_grad_();
         pg::Tensor loss_t = pg::cross_entropy(l, targets, ignore_index);
@@ -82,5 +88,9 @@ exercise::LossAndGrad exercise::cross_entropy(const pg::Tensor& logits, const pg
     }
     if (!mistake(6))
         for (float& g : grad) g /= static_cast<float>(counted);
+    if (mistake(13)) {
+        answered = true, first_loss = loss / static_cast<double>(counted), first_shape = {N, C};
+        first_grad = grad;
+    }
     return {loss / static_cast<double>(counted), pg::tensor(grad, {N, C})};
 }

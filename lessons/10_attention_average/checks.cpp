@@ -20,6 +20,22 @@ static const pg::Tensor& lesson_values() {
 
 namespace check10 {
 
+// Every call of your attend_past so far, with its inputs: an answer equal to the one given for other
+// inputs is a remembered answer (a static variable, a cache), not one computed from this call's.
+struct Call {
+    pg::Tensor scores, v, answer;
+};
+static std::vector<Call>& calls() {
+    static std::vector<Call> all;
+    return all;
+}
+static pg::Tensor attend(const pg::Tensor& scores, const pg::Tensor& v) {
+    pg::Tensor answer = exercise::attend_past(scores, v);
+    calls().push_back({scores.detach(), v.detach(), answer.detach()});
+    return answer;
+}
+static bool same(const pg::Tensor& a, const pg::Tensor& b) { return a.shape() == b.shape() && lesson::near(a, b, 1e-6); }
+
 // The usual wrong versions, computed stably in double, to name the one the learner's output matches.
 struct Wrong {
     bool all_positions = false;   // softmax over the whole row, later positions too
@@ -55,6 +71,14 @@ static pg::Tensor wrong(const pg::Tensor& scores, const pg::Tensor& v, Wrong how
 static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const pg::Tensor& mine,
                             const std::string& fallback) {
     size_t T = scores.size(0), C = v.size(1);
+    for (const Call& earlier : calls())
+        if (same(earlier.answer, mine) && !(same(earlier.scores, scores) && same(earlier.v, v)))
+            return lesson::tr("your output is exactly the one you returned for earlier inputs (scores ",
+                              "你的输出和你对之前另一组输入（分数 ") +
+                   lesson::str(earlier.scores.shape()) +
+                   lesson::tr("), not computed from this call's scores and v: a static variable or a stored result "
+                              "keeps an old answer; compute every call from its own inputs",
+                              "）返回的完全一样，不是由这一次的 scores 和 v 算出来的：static 变量或存下来的结果留住了旧答案；每次调用都要用它自己的输入来算");
     if (mine.shape() != pg::Shape{T, C})
         return lesson::tr("the result is (T, C) = ", "结果是 (T, C) = ") + lesson::str(pg::Shape{T, C}) +
                lesson::tr(": T = scores.size(0) rows, C = v.size(1) columns; return pg::tensor(values, {T, C})",
@@ -101,14 +125,14 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
         suspect({true, false, false, false},
                 lesson::tr("your rows average in later positions too: only scores[t][0..t] enter row t's softmax (stop the "
                            "loop over j at t, inclusive); with equal scores row t is the mean of v_0 .. v_t",
-                           "你的行把后面的位置也平均进去了：只有 scores[t][0..t] 进入第 t 行的 softmax（对 j 的循环在 t 处停下，包括 t）；分数都相等时，第 t 行是 v_0 .. v_t 的平均")),
+                           "你的行把后面的位置也平均进去了：只有 scores[t][0..t] 进入行 t 的 softmax（对 j 的循环在 t 处停下，包括 t）；分数都相等时，行 t 是 v_0 .. v_t 的平均")),
         suspect({false, true, false, false},
                 lesson::tr("your weights in row t sum to less than 1: the denominator adds exp(s - max) over j = 0..t only, the "
                            "same positions as the numerator, not over the whole row",
-                           "你第 t 行的权重加起来小于 1：分母只在 j = 0..t 上累加 exp(s - max)，和分子是同样的位置，而不是整行")),
+                           "你在行 t 的权重加起来小于 1：分母只在 j = 0..t 上累加 exp(s - max)，和分子是同样的位置，而不是整行")),
         suspect({false, false, true, false},
                 lesson::tr("position t attends to itself too: j runs over 0..t inclusive (j <= t); row 0 is v_0 itself",
-                           "位置 t 也要关注它自己：j 取遍 0..t，包括 t（j <= t）；第 0 行就是 v_0 本身")),
+                           "位置 t 也要关注它自己：j 取遍 0..t，包括 t（j <= t）；行 0 就是 v_0 本身")),
     };
     if (T != C)
         suspects.push_back(suspect({false, false, false, true},
@@ -128,9 +152,9 @@ static void expect_output(const pg::Tensor& scores, const pg::Tensor& v, const p
 int main() {
     using check10::expect_output;
     lesson::Checks checks("10", "attention_average");
-    checks.run(lesson::tr("equal scores give the running mean", "分数相等时得到滑动平均（running mean）"), [] {
+    checks.run(lesson::tr("equal scores give the running mean", "分数相等时得到累计平均"), [] {
         pg::Tensor S = pg::zeros({5, 5});
-        expect_output(S, lesson_values(), exercise::attend_past(S, lesson_values()),
+        expect_output(S, lesson_values(), check10::attend(S, lesson_values()),
                       pg::tensor({{2.f, 0.f}, {1.f, 1.f}, {1.f, 1.f}, {4.75f, 0.75f}, {3.8f, 0.8f}}), 1e-5,
                       lesson::tr("with equal scores every one of positions 0..t gets weight 1/(t+1); a row that "
                       "divides by T instead averages in positions that come later",
@@ -142,11 +166,11 @@ int main() {
                                    {0.5f, -0.5f, 1.0f, 9.f, 9.f},
                                    {0.0f, 1.0f, 0.0f, 0.5f, 9.f},
                                    {2.0f, 0.5f, 1.0f, -1.0f, 1.5f}});
-        expect_output(S, lesson_values(), exercise::attend_past(S, lesson_values()),
+        expect_output(S, lesson_values(), check10::attend(S, lesson_values()),
                       attend_past_with_ops(S, lesson_values()), 1e-5,
                       lesson::tr("row t: exp(scores[t][j] - max) for j = 0..t, divided by their sum, then "
                       "sum_j w_j v_j; the 9s above the diagonal must not be read",
-                      "第 t 行：对 j = 0..t 取 exp(scores[t][j] - max)，除以它们的和，再求 sum_j w_j v_j；对角线上方的 9 不能读"));
+                      "行 t：对 j = 0..t 取 exp(scores[t][j] - max)，除以它们的和，再求 sum_j w_j v_j；对角线上方的 9 不能读"));
     });
     checks.run(lesson::tr("scores for later positions change nothing", "后面位置的分数不改变任何东西"), [] {
         pg::Generator gen(10);
@@ -155,36 +179,43 @@ int main() {
         for (size_t t = 0; t < 6; ++t)
             for (size_t j = t + 1; j < 6; ++j) big[t * 6 + j] = 50.f;  // huge scores on later positions
         pg::Tensor B = pg::tensor(big, {6, 6});
-        expect_output(B, v, exercise::attend_past(B, v), exercise::attend_past(S, v), 1e-5,
+        expect_output(B, v, check10::attend(B, v), check10::attend(S, v), 1e-5,
                       lesson::tr("only scores[t][0..t] enter row t's softmax: stop the loop over j at t",
-                      "只有 scores[t][0..t] 进入第 t 行的 softmax：对 j 的循环在 t 处停下"));
+                      "只有 scores[t][0..t] 进入行 t 的 softmax：对 j 的循环在 t 处停下"));
     });
     checks.run(lesson::tr("later scores of 1000 change nothing either", "后面 1000 的分数也不改变任何东西"), [] {
         pg::Tensor S = pg::tensor({{0.f, 1000.f, 1000.f}, {1.f, 0.f, 1000.f}, {0.f, 0.f, 0.f}});
         pg::Tensor v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {3.f, 3.f}});
-        expect_output(S, v, exercise::attend_past(S, v), attend_past_with_ops(S, v), 1e-5,
+        expect_output(S, v, check10::attend(S, v), attend_past_with_ops(S, v), 1e-5,
                       lesson::tr("the max, the sum and the average all run over j = 0..t only", "最大值、和以及平均都只在 j = 0..t 上计算"));
     });
     checks.run(lesson::tr("random (7,7) scores and (7,4) values, against pg ops",
                "随机的 (7,7) 分数和 (7,4) 值，与 pg 算子对比"), [] {
         pg::Generator gen(11);
         pg::Tensor S = pg::randn({7, 7}, gen) * 2.f, v = pg::randn({7, 4}, gen);
-        expect_output(S, v, exercise::attend_past(S, v), attend_past_with_ops(S, v), 1e-5,
+        expect_output(S, v, check10::attend(S, v), attend_past_with_ops(S, v), 1e-5,
                       lesson::tr("T = scores.size(0) and C = v.size(1): the result is (T, C), not (T, T)",
                       "T = scores.size(0)，C = v.size(1)：结果是 (T, C)，不是 (T, T)"));
     });
+    checks.run(lesson::tr("one position: T = 1 returns v_0 itself", "只有一个位置：T = 1 时返回 v_0 本身"), [] {
+        pg::Tensor S = pg::tensor({{-3.f}}), v = pg::tensor({{4.f, -2.f, 0.5f}});
+        expect_output(S, v, check10::attend(S, v), v, 1e-6,
+                      lesson::tr("with one position its one weight is exp(s - s) / exp(s - s) = 1, so the output is v_0; "
+                                 "j runs over 0..t inclusive",
+                                 "只有一个位置时，它唯一的权重是 exp(s - s) / exp(s - s) = 1，所以输出就是 v_0；j 取遍 0..t，包括 t"));
+    });
     checks.run(lesson::tr("large scores stay finite", "很大的分数保持有限"), [] {
         pg::Tensor S = pg::tensor({{1000.f, 0.f}, {1000.f, 999.f}}), v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}});
-        expect_output(S, v, exercise::attend_past(S, v), pg::tensor({{1.f, 0.f}, {0.7311f, 0.2689f}}), 1e-4,
+        expect_output(S, v, check10::attend(S, v), pg::tensor({{1.f, 0.f}, {0.7311f, 0.2689f}}), 1e-4,
                       lesson::tr("exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp",
                       "exp(1000) 在 float 里会溢出；在取 exp 之前减去 scores[t][0..t] 中最大的那个"));
     });
     checks.run(lesson::tr("rows at different levels: scores near 0 and near -1000", "高低不同的行：分数接近 0 和接近 -1000"), [] {
         pg::Tensor S = pg::tensor({{0.f, 0.f, 0.f}, {2.f, 1.f, 0.f}, {-1000.f, -1001.f, -1000.f}});
         pg::Tensor v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {3.f, 3.f}});
-        expect_output(S, v, exercise::attend_past(S, v), attend_past_with_ops(S, v), 1e-5,
+        expect_output(S, v, check10::attend(S, v), attend_past_with_ops(S, v), 1e-5,
                       lesson::tr("subtract each row's own max over scores[t][0..t]; row 2's weights are those of [0, -1, 0]",
-                      "减去每一行在 scores[t][0..t] 上自己的最大值；第 2 行的权重就是 [0, -1, 0] 的权重"));
+                      "减去每一行在 scores[t][0..t] 上自己的最大值；行 2 的权重就是 [0, -1, 0] 的权重"));
     });
     checks.run(lesson::tr("your own loops, not pg::softmax", "你自己的循环，不用 pg::softmax"), [] {
         pg::Tensor S = pg::tensor({{0.f, 9.f}, {1.f, 0.f}}).requires_grad_();  // a graph would name the ops

@@ -6,6 +6,7 @@
 // mistake 6: no max subtracted => exp(1000) overflows float
 // mistake 7: the weights from pg::softmax of each row's slice => you called pg::softmax
 // mistake 8: v[j][c] read at c * T + j, as if v were (C, T) => not c * T + j
+// mistake 9: the first call's answer kept in a static and returned ever after => the one you returned for earlier inputs
 // Lesson 10's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong attention averages.
@@ -15,6 +16,9 @@
 using lesson::mistake;
 
 pg::Tensor exercise::attend_past(const pg::Tensor& scores, const pg::Tensor& v) {
+    static std::vector<float> first;  // mistake 9: the first answer, remembered
+    static pg::Shape first_shape;
+    if (mistake(9) && !first.empty()) return pg::tensor(first, first_shape);
     if (mistake(7)) {
         std::vector<pg::Tensor> rows;  // each row's weights from the library's softmax, then the average
         for (long t = 0; t < static_cast<long>(scores.size(0)); ++t) {
@@ -42,5 +46,6 @@ pg::Tensor exercise::attend_past(const pg::Tensor& scores, const pg::Tensor& v) 
             for (size_t c = 0; c < C; ++c)
                 out[t * C + c] += w[j] / total * (mistake(8) ? pv[c * T + j] : pv[j * C + c]);
     }
+    if (mistake(9)) first = out, first_shape = {T, C};
     return pg::tensor(out, {T, C});
 }
