@@ -5,7 +5,8 @@
       every hint the README quotes in "When a check fails" (检查没通过时), *"..."* or *“...”*, is a
       whole part of what the checks print: each piece of the quote (split at an ellipsis … or ……)
       is found in one of the OUTPUT files (the planted mistakes' runs in that language) and begins
-      and ends where a hint's text or one of its clauses does, not inside a printed value
+      and ends where a hint's text or one of its clauses does, not inside a printed value; a quote
+      not closed on its line is a finding (it could not be read)
   check_language.py teaching README.md|README.zh.md
       what a lesson gives besides its text: under every picture a step-by-step reading of it in words
       (a paragraph starting "**Reading the figure.**" / "**用文字逐步读这张图。**" within the three lines
@@ -14,7 +15,7 @@
   check_language.py zh README.zh.md
       the Chinese lesson is Chinese where the learner acts: no comment line in a cpp or bash block
       that is English only; no English phrase quoted inside the Chinese prose (“three or more
-      English words”); no line break between two Chinese characters (Markdown shows it as a space);
+      English words”) nor given in brackets as a gloss (（two or more English words）); no line break between two Chinese characters (Markdown shows it as a space);
       and no English-only label in a picture the page shows (an SVG <text> holding a Latin word of
       four letters or more and no Chinese character)
 
@@ -61,8 +62,14 @@ def section(lines, titles, stop_at_details=True):
 
 
 def quotes_in(item):
-    """The quoted hints at the start of a list item: *"a"* or *“a”*, possibly several (*"a"* or *"b"*)."""
-    return [q for pair in re.findall(r'\*"([^"*]+)"\*|\*“([^”*]+)”\*', item) for q in pair if q]
+    """The quoted hints in a line: *"a"* or *“a”*, possibly several (*"a"* or *"b"*); a hint may hold a *."""
+    return [q for pair in re.findall(r'\*"([^"]+?)"\*|\*“([^”]+?)”\*', item) for q in pair if q]
+
+
+def unclosed_quote(item):
+    """A quote opened (*" or *“) and not closed ("* or ”*) on the same line: the check could not read it."""
+    rest = re.sub(r'\*"([^"]+?)"\*|\*“([^”]+?)”\*', "", item)
+    return '*"' in rest or "*“" in rest
 
 
 def whole_part(piece, text):
@@ -85,6 +92,8 @@ def check_hints(readme, outputs):
     printed = re.sub(r"(hint:|提示：)\s+", "\n", printed)
     findings, count = [], 0
     for n, line in section(lines, {"When a check fails", "检查没通过时"}):
+        if unclosed_quote(line):
+            fail(findings, f"{readme} line {n}", "a quoted hint is not closed on its line (a hint quote stays on one line)")
         for quote in quotes_in(line):
             count += 1
             for piece in re.split(r"…+|\.\.\.", quote):
@@ -125,6 +134,10 @@ def check_zh(readme):
                 q = q[0] or q[1]
                 if len(LATIN_WORD.findall(q)) >= 3 and not CJK.search(q):
                     fail(findings, f"{readme} line {n}", f"an English phrase quoted in the Chinese text: “{q}”")
+            for gloss in re.findall(r"（([A-Za-z][A-Za-z +\-]*)）", prose):
+                if len(LATIN_WORD.findall(gloss)) >= 2:
+                    fail(findings, f"{readme} line {n}", f"an English gloss in brackets in the Chinese text: （{gloss}） "
+                         "(the glossary link carries the English term)")
             nxt = rows[i + 1] if i + 1 < len(rows) else None
             if nxt and nxt[2] is None and line and nxt[1] and CJK.match(line[-1]) and CJK.match(nxt[1].lstrip()[:1] or " ") \
                     and not nxt[1].lstrip().startswith(("-", "|", "#", "*", ">", "<")) and not line.startswith("|"):
