@@ -22,11 +22,12 @@ static std::string pair_str(const Tokenizer& tok, int prev, int next) {
 
 static void print_per_position(const poet::ValLoss& v) {
     for (size_t line = 0; line < 4; ++line) {
-        std::printf("  line %zu:", line + 1);
+        std::printf("%s", lesson::tr("  line " + std::to_string(line + 1) + ":", "  第 " + std::to_string(line + 1) + " 句：").c_str());
         for (size_t c = 0; c < 6; ++c) std::printf(" %s", lesson::num(v.per_position[line * 6 + c], 2).c_str());
-        std::printf("   (the last is the %s)\n", line % 2 ? "。" : "，");
+        std::printf("%s\n", lesson::tr(std::string("   (the last is the ") + (line % 2 ? "。" : "，") + ")",
+                                         std::string("   （最后一个是 ") + (line % 2 ? "。" : "，") + "）").c_str());
     }
-    std::printf("  EOS:    %s\n", lesson::num(v.per_position.back(), 2).c_str());
+    std::printf(lesson::chinese() ? "  EOS：   %s\n" : "  EOS:    %s\n", lesson::num(v.per_position.back(), 2).c_str());
 }
 
 // The mean cross-entropy of a table of log-probabilities logp (V,V) over every counted pair of poems.
@@ -61,7 +62,7 @@ static void counting(const Data& d) {
     const std::vector<poet::Poem>& val = d.val;
     const poet::BigramCounts& counts = d.counts;
     const size_t V = d.V;
-    lesson::section("the predictions the loss counts: 25 per record");
+    lesson::section(lesson::tr("the predictions the loss counts: 25 per record", "损失计入的预测：每条记录 25 个"));
     std::cout << "corpus 'all': " << train.size() << " training poems, " << val.size()
               << " validation poems, vocabulary V = " << V << "\n";
     std::vector<int> record = poet::make_record(val[0], poet::validation_slot(0));
@@ -72,7 +73,7 @@ static void counting(const Data& d) {
     std::cout << "\nnot counted: " << pair_str(tok, record[0], record[1]) << " and "
               << pair_str(tok, record[1], record[2]) << " (the targets k and SEP carry no loss)\n";
 
-    lesson::section("counting: every counted pair of every training poem");
+    lesson::section(lesson::tr("counting: every counted pair of every training poem", "计数：每首训练诗的每个计入字对"));
     std::cout << "pairs counted: " << train.size() << " poems x 25 = " << counts.total() << "\n";
     std::cout << "distinct pairs: " << counts.distinct_pairs() << " of V x V = " << V * V << " cells ("
               << lesson::num(100.0 * static_cast<double>(counts.distinct_pairs()) / static_cast<double>(V * V), 2)
@@ -100,7 +101,7 @@ static void counting(const Data& d) {
               << lesson::num(row + alpha * static_cast<double>(V), 2) << " = " << lesson::num(p_yue, 6) << "\n";
     lesson::confirm("P(月 | 明)", poet::bigram_probability(counts, ming, yue, alpha), p_yue, 1e-15, "the hand formula");
 
-    lesson::section("the loss of validation poem 0, prediction by prediction (alpha = 0.03)");
+    lesson::section(lesson::tr("the loss of validation poem 0, prediction by prediction (alpha = 0.03)", "验证诗 0 的损失，一个预测一个预测地算（alpha = 0.03）"));
     std::printf("  %3s %-10s %7s %10s %10s %8s\n", "#", "pair", "count", "row_total", "P", "-ln P");
     double poem0 = 0;
     for (size_t i = 0; i < pairs0.size(); ++i) {
@@ -111,15 +112,17 @@ static void counting(const Data& d) {
                     static_cast<unsigned long long>(counts.row_total(a)), lesson::num(p, 6).c_str(),
                     lesson::num(-std::log(p), 4).c_str());
     }
-    std::cout << "sum " << lesson::num(poem0, 4) << " nats over 25 predictions: " << lesson::num(poem0 / 25, 4)
-              << " nats per character for this poem\n";
+    std::cout << lesson::tr("sum " + lesson::num(poem0, 4) + " nats over 25 predictions: " + lesson::num(poem0 / 25, 4) +
+                                " nats per character for this poem",
+                            "25 个预测共 " + lesson::num(poem0, 4) + " 奈特：这首诗每字 " + lesson::num(poem0 / 25, 4) + " 奈特")
+              << "\n";
     lesson::confirm("poem 0 alone", poet::bigram_validation_loss(counts, {val[0]}, alpha).mean, poem0 / 25, 1e-12,
                     "poet::bigram_validation_loss of poem 0");
 }
 
 static void choosing_alpha(const Data& d) {
     const std::vector<poet::Poem>& train = d.train;
-    lesson::section("choosing alpha on held-out training poems (every 20th), then validation");
+    lesson::section(lesson::tr("choosing alpha on held-out training poems (every 20th), then validation", "在留出的训练诗（每 20 首取 1 首）上挑 alpha，再看验证集"));
     std::vector<poet::Poem> fit, held;
     for (size_t i = 0; i < train.size(); ++i) (i % 20 == 19 ? held : fit).push_back(train[i]);
     poet::BigramCounts fit_counts = poet::count_bigrams(fit, d.V);
@@ -140,7 +143,7 @@ static void baseline(const Data& d) {
     const std::vector<poet::Poem>& val = d.val;
     const poet::BigramCounts& counts = d.counts;
     const size_t V = d.V;
-    lesson::section("the baseline: validation loss, nats per character");
+    lesson::section(lesson::tr("the baseline: validation loss, nats per character", "基线：验证损失，每字奈特"));
     poet::ValLoss bigram = poet::bigram_validation_loss(counts, val, alpha);
     std::vector<double> targets(V, 0.0);   // the unigram: how often each id is a counted target
     for (const poet::Poem& p : d.train)
@@ -167,7 +170,7 @@ static void baseline(const Data& d) {
               << " bits, perplexity " << lesson::num(std::exp(bigram.mean), 1) << ")\n";
     std::cout << "bigram, add-one (alpha 1) = " << lesson::num(poet::bigram_validation_loss(counts, val, 1.0).mean, 4)
               << "\n";
-    std::cout << "by position (each character of the poem given the one before it):\n";
+    std::cout << lesson::tr("by position (each character of the poem given the one before it):", "按位置（诗中每个字由它前一个字预测）：") << "\n";
     print_per_position(bigram);
     std::string ckpt = poet::default_checkpoint();
     if (std::filesystem::exists(ckpt)) {
@@ -185,15 +188,17 @@ static void baseline(const Data& d) {
 static void sampling(const Data& d) {
     const Tokenizer& tok = d.tok;
     const poet::BigramCounts& counts = d.counts;
-    lesson::section("sampling poems from the bigram (pg::Generator seeded 19)");
+    lesson::section(lesson::tr("sampling poems from the bigram (pg::Generator seeded 19)", "从二元模型采样诗（pg::Generator，种子 19）"));
     pg::Generator gen(19);
-    std::cout << "free: any id at any step, from SEP until EOS\n";
+    std::cout << lesson::tr("free: any id at any step, from SEP until EOS", "自由采样：每一步任何 id 都可以，从 SEP 直到 EOS") << "\n";
     for (int i = 0; i < 3; ++i) {
         std::vector<int> ids = poet::sample_bigram(counts, tok, alpha, false, -1, gen);
-        std::cout << "  " << tok.decode(ids) << "   (" << (poet::is_well_formed(ids, tok) ? "" : "not ")
-                  << "a quatrain)\n";
+        const bool quatrain = poet::is_well_formed(ids, tok);
+        std::cout << "  " << tok.decode(ids) << "   "
+                  << lesson::tr(quatrain ? "(a quatrain)" : "(not a quatrain)", quatrain ? "（是绝句）" : "（不是绝句）") << "\n";
     }
-    std::cout << "constrained: the layout imposed, ideographs only in the 20 slots, k in slot 0\n";
+    std::cout << lesson::tr("constrained: the layout imposed, ideographs only in the 20 slots, k in slot 0",
+                            "受约束：格式强加，20 个字位只放汉字，k 放在第 1 个字位（下标 0）") << "\n";
     for (char32_t k : std::u32string(U"春月山风花雪")) {
         std::vector<int> ids = poet::sample_bigram(counts, tok, alpha, true, tok.id(k), gen);
         std::cout << "  " << tok.token_str(tok.id(k)) << "   " << tok.decode({ids.begin(), ids.end() - 1}) << "\n";
@@ -210,7 +215,7 @@ static void sampling(const Data& d) {
 }
 
 static void embedding_bigram(const Data& d) {
-    lesson::section("the same bigram as one Embedding, on a reduced vocabulary");
+    lesson::section(lesson::tr("the same bigram as one Embedding, on a reduced vocabulary", "同一个二元模型写成一个 Embedding，用缩小的词表"));
     const int K = 256;   // ids below K kept: the 5 specials and the 251 most frequent characters
     const size_t VR = K + 1;   // id K: every other character
     auto reduce = [&](std::vector<poet::Poem> poems) {
@@ -306,13 +311,21 @@ static void embedding_bigram(const Data& d) {
                     lesson::num(p_emb.data()(static_cast<size_t>(comma), static_cast<size_t>(next)), 4).c_str());
     }
 
-    const svg::Output out = svg::in_lesson_folder(__FILE__, "embedding_bigram.svg");
-    svg::write_file(out.path, plot::svg_of("the bigram as an Embedding (257 ids), trained with SGD, approaching the counts",
-                                           {{"Embedding, all training pairs", "#08519c", curve_train},
-                                            {"Embedding, validation", "#d94801", curve_val},
-                                            {"counts, training (alpha 0)", "#08519c", {{0, count_train}}, true},
-                                            {"counts, validation (alpha 0.03)", "#d94801", {{0, count_val}}, true}},
-                                           3.0, 3.4));
+    // the English run draws embedding_bigram.svg, the Chinese one (POET_LANG=zh) embedding_bigram.zh.svg
+    using lesson::tr;
+    const svg::Output out =
+        svg::in_lesson_folder(__FILE__, lesson::chinese() ? "embedding_bigram.zh.svg" : "embedding_bigram.svg");
+    svg::write_file(out.path,
+                    plot::svg_of(tr("the bigram as an Embedding (257 ids), trained with SGD, approaching the counts",
+                                    "二元模型写成 Embedding（257 个 id），用 SGD 训练，逼近计数模型"),
+                                 {{tr("Embedding, all training pairs", "Embedding，全部训练字对"), "#08519c", curve_train},
+                                  {tr("Embedding, validation", "Embedding，验证集"), "#d94801", curve_val},
+                                  {tr("counts, training (alpha 0)", "计数模型，训练字对（alpha 0）"), "#08519c",
+                                   {{0, count_train}}, true},
+                                  {tr("counts, validation (alpha 0.03)", "计数模型，验证集（alpha 0.03）"), "#d94801",
+                                   {{0, count_val}}, true}},
+                                 3.0, 3.4, tr("step", "步数"),
+                                 tr("cross-entropy (nats per character)", "交叉熵（每字奈特）")));
     svg::check_file(out.path);
     std::cout << "wrote " << out.shown << "\n";
 }
