@@ -58,7 +58,7 @@ static std::string pct(size_t part, size_t total) {
 }
 
 static void run() {
-    lesson::section("the poet's default model");
+    lesson::section(lesson::tr("the poet's default model", "诗人的默认模型"));
     poet::Corpus corpus = poet::load_corpus(poet::default_data_dir(), "all");
     poet::Tokenizer tok = poet::Tokenizer::build(corpus.train);
     std::vector<poet::Poem> poems = poet::encode_poems(corpus.train, tok);
@@ -73,7 +73,7 @@ static void run() {
     poet::PoetModel model = poet::make_model(tok, gcfg, cfg.seed);
     pg::nn::GPT& gpt = *model.gpt;
 
-    lesson::section("the parameters, by formula and by parameters()");
+    lesson::section(lesson::tr("the parameters, by formula and by parameters()", "参数：按公式数，再用 parameters() 数"));
     const size_t C = gcfg.n_embd, L = gcfg.n_layer, ctx = gcfg.context;
     const size_t wte = V * C, wpe = ctx * C, block = 12 * C * C + 13 * C, ln_f = 2 * C, head = V * C;
     const size_t total = wte + wpe + L * block + ln_f + head;
@@ -104,7 +104,7 @@ static void run() {
                     "%.1f B with the head tied to wte (as in GPT-2 and GPT-3)\n", untied, untied / 1e9, (untied - V3 * C3) / 1e9);
     }
 
-    lesson::section("one forward, step by step: a batch of 64 real records");
+    lesson::section(lesson::tr("one forward, step by step: a batch of 64 real records", "一次前向，一步一步：一批 64 条真实记录"));
     pg::Generator data_gen(cfg.seed);
     poet::Batch batch = poet::sample_batch(poems, cfg.batch, data_gen);
     const size_t B = batch.inputs.shape()[0], T = batch.inputs.shape()[1];
@@ -121,7 +121,8 @@ static void run() {
     std::cout << "pos_emb = wpe(arange(27))   " << lesson::str(pos_emb.shape()) << "    std "
               << lesson::num(std_of(pos_emb)) << "\n";
     std::cout << "x = tok_emb + pos_emb       " << lesson::str(x.shape()) << "  std " << lesson::num(std_of(x))
-              << "   (by hand: 0.02 sqrt 2 = " << lesson::num(0.02 * std::sqrt(2.0)) << ")\n";
+              << lesson::tr("   (by hand: 0.02 sqrt 2 = ", "   （手算：0.02 sqrt 2 = ") << lesson::num(0.02 * std::sqrt(2.0))
+              << lesson::tr(")", "）") << "\n";
     for (size_t i = 0; i < L; ++i) {
         x = gpt.blocks[i]->forward(x);
         std::cout << "x = blocks[" << i << "](x)            " << lesson::str(x.shape()) << "  std "
@@ -132,13 +133,13 @@ static void run() {
               << lesson::num(std_of(normed)) << "\n";
     pg::Tensor logits = gpt.head.forward(normed);                  // (B,T,V)
     std::cout << "logits = head(ln_f(x))      " << lesson::str(logits.shape()) << " std "
-              << lesson::num(std_of(logits)) << "   (by hand: 0.02 sqrt 128 = " << lesson::num(0.02 * std::sqrt(128.0))
-              << ")\n";
+              << lesson::num(std_of(logits)) << lesson::tr("   (by hand: 0.02 sqrt 128 = ", "   （手算：0.02 sqrt 128 = ")
+              << lesson::num(0.02 * std::sqrt(128.0)) << lesson::tr(")", "）") << "\n";
     pg::Tensor logits_lib = gpt.forward(batch.inputs);
     lesson::confirm("assembled against gpt.forward, max |difference|", max_abs_diff(logits, logits_lib), 0, 0,
                     "GPT::forward");
 
-    lesson::section("why the position embedding: 春 five times");
+    lesson::section(lesson::tr("why the position embedding: 春 five times", "为什么要位置嵌入：春字连写五遍"));
     std::vector<int> spring(5, tok.id(U'春'));
     pg::Tensor ids5 = pg::tensor(std::vector<float>(spring.begin(), spring.end()), {1, 5});
     pg::Tensor with_wpe = gpt.forward(ids5);
@@ -150,7 +151,7 @@ static void run() {
               << "  without wpe " << lesson::num(spread_over_positions(without_wpe))
               << "   (every position sees the same 春 and averages the same values)\n";
 
-    lesson::section("the loss at initialisation, beside ln V");
+    lesson::section(lesson::tr("the loss at initialisation, beside ln V", "初始化时的损失，与 ln V 对照"));
     pg::Tensor loss = poet::batch_loss(gpt, batch);
     size_t counted = 0;
     for (float y : batch.targets.to_vector()) counted += y != static_cast<float>(poet::kIgnore);
@@ -194,7 +195,7 @@ static void run() {
     lesson::confirm("mean logsumexp - ln V against var/2", lse - lnV, var / 2, 2e-3,
                     "logsumexp of V small logits: ln V + var/2");
 
-    lesson::section("backward: every parameter receives a gradient");
+    lesson::section(lesson::tr("backward: every parameter receives a gradient", "反向：每个参数都收到梯度"));
     loss.backward();
     size_t with_grad = 0;
     for (const pg::Tensor& p : params) with_grad += p.has_grad();
@@ -211,7 +212,7 @@ static void run() {
     std::cout << "head.weight rows with a nonzero gradient: " << nonzero_rows(gpt.head.weight.grad()) << " of " << V
               << "   (softmax pushes every logit)\n";
 
-    lesson::section("gradient check of a micro GPT: V 10, context 8, 2 blocks of C 8, 2 heads");
+    lesson::section(lesson::tr("gradient check of a micro GPT: V 10, context 8, 2 blocks of C 8, 2 heads", "微型 GPT 的梯度检验：V 10，context 8，2 个 C 8 的块，2 个头"));
     pg::nn::GPTConfig micro_cfg;
     micro_cfg.vocab_size = 10;
     micro_cfg.context = 8;
