@@ -170,11 +170,15 @@ static void trajectories(const std::vector<Run>& runs, const std::vector<std::ve
         paths.push_back(path);
     }
     valley_svg::Frame frame{-1.8, 1.4, -0.6, 2.6};
-    const std::string title =
-        "500 steps from (-1.5, 2), a dot every 50; contours f = 0.25, 1, 4, ..., 1024; the cross is the minimum (1, 1)";
-    valley_svg::write(kLessonDir + "trajectories.svg", title, [](double x, double y) { return rosenbrock(x, y); },
+    // the English run draws trajectories.svg, the Chinese one (POET_LANG=zh) trajectories.zh.svg
+    const valley_svg::Words words{
+        lesson::tr("500 steps from (-1.5, 2), a dot every 50; contours f = 0.25, 1, 4, ..., 1024; the cross is the minimum (1, 1)",
+                   "从 (-1.5, 2) 出发走 500 步，每 50 步一个点；等高线 f = 0.25, 1, 4, ..., 1024；十字是最小值 (1, 1)"),
+        lesson::tr("f against the step", "f 随步数的变化")};
+    const std::string name = lesson::chinese() ? "trajectories.zh.svg" : "trajectories.svg";
+    valley_svg::write(kLessonDir + name, words, [](double x, double y) { return rosenbrock(x, y); },
                       {0.25, 1, 4, 16, 64, 256, 1024}, {1, 1}, paths, frame, 50);
-    std::cout << "\nwrote lessons/21_optimizers/trajectories.svg\n";
+    std::cout << "\n" << lesson::tr("wrote ", "已写出 ") << "lessons/21_optimizers/" << name << "\n";
 }
 
 static void bias_correction() {
@@ -290,17 +294,17 @@ static void run() {
     using Params = std::vector<pg::Tensor>;
     const optim::AdamWOptions adamw{kMaxLr, 0.9f, 0.99f, 1e-8f, 0.1f};   // lr, betas, eps, weight decay
     const std::vector<Run> runs = {
-        {"sgd", "SGD, lr 1e-3", "#7f7f7f",
+        {"sgd", lesson::tr("SGD, lr 1e-3", "SGD，学习率 1e-3"), "#7f7f7f",
          [](const pg::Tensor& p) { return std::make_unique<optim::SGD>(Params{p}, optim::SGDOptions{1e-3f}); }},
-        {"momentum", "SGD + momentum 0.9, lr 1e-3", "#e6550d",
+        {"momentum", lesson::tr("SGD + momentum 0.9, lr 1e-3", "SGD + 动量 0.9，学习率 1e-3"), "#e6550d",
          [](const pg::Tensor& p) { return std::make_unique<optim::SGD>(Params{p}, optim::SGDOptions{1e-3f, 0.9f}); }},
-        {"adam", "Adam, lr 0.05, betas (0.9, 0.99)", "#3182bd",
+        {"adam", lesson::tr("Adam, lr 0.05, betas (0.9, 0.99)", "Adam，学习率 0.05，betas (0.9, 0.99)"), "#3182bd",
          [](const pg::Tensor& p) {
              return std::make_unique<optim::Adam>(Params{p}, optim::AdamOptions{kMaxLr, 0.9f, 0.99f, 1e-8f, 0.f});
          }},
-        {"adamw", "AdamW, lr 0.05, weight decay 0.1", "#31a354",
+        {"adamw", lesson::tr("AdamW, lr 0.05, weight decay 0.1", "AdamW，学习率 0.05，权重衰减 0.1"), "#31a354",
          [=](const pg::Tensor& p) { return std::make_unique<optim::AdamW>(Params{p}, adamw); }},
-        {"recipe", "AdamW + warmup 50, cosine to 0.005, clip 10", "#a63fd9",
+        {"recipe", lesson::tr("AdamW + warmup 50, cosine to 0.005, clip 10", "AdamW + 预热 50 步，余弦降到 0.005，裁剪 10"), "#a63fd9",
          [=](const pg::Tensor& p) { return std::make_unique<optim::AdamW>(Params{p}, adamw); }, true},
     };
     std::vector<std::vector<Point>> walks;
