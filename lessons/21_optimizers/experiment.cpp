@@ -98,47 +98,57 @@ static void set_grad(pg::Tensor& p, const pg::Tensor& g) {
 }
 
 static void valley() {
-    lesson::section("the valley: f(x, y) = (1 - x)^2 + 100 (y - x^2)^2, start (-1.5, 2)");
+    lesson::section(lesson::tr("the valley: f(x, y) = (1 - x)^2 + 100 (y - x^2)^2, start (-1.5, 2)",
+                                "山谷：f(x, y) = (1 - x)^2 + 100 (y - x^2)^2，起点 (-1.5, 2)"));
     pg::Tensor p = pg::tensor({kStartX, kStartY}, {2}, true);
     pg::Tensor f = rosenbrock(p);
     f.backward();
     lesson::show("p", p);
     lesson::show("f(p)", f);
     lesson::show("p.grad()", p.grad(), 1);
-    lesson::confirm("f at the start", f.item(), 12.5, 1e-6, "by hand, 2.5^2 + 100 * (2 - 2.25)^2 = 6.25 + 6.25");
+    lesson::confirm("f at the start", f.item(), 12.5, 1e-6,
+                    lesson::tr("by hand, 2.5^2 + 100 * (2 - 2.25)^2 = 6.25 + 6.25", "手算，2.5^2 + 100 * (2 - 2.25)^2 = 6.25 + 6.25"));
     lesson::confirm("gradient", p.grad(), pg::tensor({-155.f, -50.f}), 1e-4,
-                    "by hand, (-2 (1 - x) - 400 x (y - x^2), 200 (y - x^2)) = (-5 - 150, -50)");
-    std::cout << "the minimum: f(1, 1) = " << lesson::num(rosenbrock(1.0, 1.0), 1) << "; the valley floor is y = x^2\n";
+                    lesson::tr("by hand, (-2 (1 - x) - 400 x (y - x^2), 200 (y - x^2)) = (-5 - 150, -50)",
+                               "手算，(-2 (1 - x) - 400 x (y - x^2), 200 (y - x^2)) = (-5 - 150, -50)"));
+    std::cout << lesson::tr("the minimum: f(1, 1) = ", "最小值：f(1, 1) = ") << lesson::num(rosenbrock(1.0, 1.0), 1)
+              << lesson::tr("; the valley floor is y = x^2", "；谷底是 y = x^2") << "\n";
     // the curvatures: eigenvalues of the Hessian [[2 - 400 (y - x^2) + 800 x^2, -400 x], [-400 x, 200]]
     const double x = kStartX, y = kStartY, a = 2 - 400 * (y - x * x) + 800 * x * x, b = -400 * x, d = 200;
     const double mid = (a + d) / 2, half = std::sqrt((a - d) * (a - d) / 4 + b * b);
-    std::cout << "the curvatures at the start (the Hessian's eigenvalues): across the valley "
-              << lesson::num(mid + half, 1) << ", along it " << lesson::num(mid - half, 1) << "\n"
-              << "plain SGD overshoots across the valley when lr > 2 / " << lesson::num(mid + half, 1) << " = "
-              << lesson::num(2 / (mid + half), 5) << "\n";
+    std::cout << lesson::tr("the curvatures at the start (the Hessian's eigenvalues): across the valley ",
+                            "起点处的曲率（Hessian 的特征值）：横穿山谷 ")
+              << lesson::num(mid + half, 1) << lesson::tr(", along it ", "，沿着山谷 ") << lesson::num(mid - half, 1) << "\n"
+              << lesson::tr("plain SGD overshoots across the valley when lr > 2 / ", "普通 SGD 在 lr > 2 / ")
+              << lesson::num(mid + half, 1) << " = " << lesson::num(2 / (mid + half), 5)
+              << lesson::tr("", " 时会横着冲过山谷") << "\n";
 }
 
 static void first_steps(const std::vector<Run>& runs, const std::vector<std::vector<Point>>& walks) {
-    lesson::section("the first step of each, by hand (gradient (-155, -50))");
+    lesson::section(lesson::tr("the first step of each, by hand (gradient (-155, -50))", "每个优化器的第一步，手算（梯度 (-155, -50)）"));
     // Adam's first step moves each coordinate by lr against the sign of its gradient: m_hat / sqrt(v_hat) = g / |g|
     const std::vector<std::pair<std::string, std::vector<float>>> by_hand = {
         {"p - lr g = (-1.5 + 0.155, 2 + 0.05)", {-1.345f, 2.05f}},
-        {"the same: the velocity starts at 0, so v = g", {-1.345f, 2.05f}},
+        {lesson::tr("the same: the velocity starts at 0, so v = g", "与 SGD 相同，因为速度从 0 开始，v = g"), {-1.345f, 2.05f}},
         {"p - lr sign(g) = (-1.5 + 0.05, 2 + 0.05)", {-1.45f, 2.05f}},
         {"p (1 - lr wd) - lr sign(g) = (-1.5 * 0.995 + 0.05, 2 * 0.995 + 0.05)", {-1.4425f, 2.04f}},
-        {"lr 0.05 * 1/50 = 0.001, the clip does not turn Adam's step: p * 0.9999 + 0.001", {-1.49885f, 2.0008f}},
+        {lesson::tr("lr 0.05 * 1/50 = 0.001, the clip does not turn Adam's step: p * 0.9999 + 0.001",
+                    "lr 0.05 * 1/50 = 0.001，裁剪不改变 Adam 这一步的方向：p * 0.9999 + 0.001"),
+         {-1.49885f, 2.0008f}},
     };
     for (size_t r = 0; r < runs.size(); ++r) {
         const Point& q = walks[r][1];
-        std::printf("  %-9s (%.5f, %.5f)   by hand %s\n", runs[r].name.c_str(), q.x, q.y, by_hand[r].first.c_str());
+        std::printf(lesson::chinese() ? "  %-9s (%.5f, %.5f)   手算：%s\n" : "  %-9s (%.5f, %.5f)   by hand %s\n", runs[r].name.c_str(), q.x,
+                    q.y, by_hand[r].first.c_str());
         lesson::confirm(runs[r].name + " step 1", pg::tensor({q.x, q.y}), pg::tensor(by_hand[r].second, {2}), 2e-6,
-                        "by hand");
+                        lesson::tr("by hand", "手算"));
     }
 }
 
 static void trajectories(const std::vector<Run>& runs, const std::vector<std::vector<Point>>& walks,
                          const std::vector<size_t>& clipped) {
-    lesson::section("500 steps from (-1.5, 2), beside PyTorch 1.13 (tests/reference/optim_trajectories/)");
+    lesson::section(lesson::tr("500 steps from (-1.5, 2), beside PyTorch 1.13 (tests/reference/optim_trajectories/)",
+                                "从 (-1.5, 2) 走 500 步，与 PyTorch 1.13 对照（tests/reference/optim_trajectories/）"));
     std::vector<valley_svg::Path> paths;
     for (size_t r = 0; r < runs.size(); ++r) {
         const Run& run = runs[r];
@@ -182,25 +192,27 @@ static void trajectories(const std::vector<Run>& runs, const std::vector<std::ve
 }
 
 static void bias_correction() {
-    lesson::section("bias correction: one AdamW step on one number, p = 1, g = 0.5");
+    lesson::section(lesson::tr("bias correction: one AdamW step on one number, p = 1, g = 0.5", "偏差修正：对一个数走一步 AdamW，p = 1，g = 0.5"));
     optim::AdamWOptions o{0.1f, 0.9f, 0.999f, 1e-8f, 0.1f};   // lr, beta1, beta2, eps, weight decay
     pg::Tensor p = pg::tensor({1.f}, {1}, true);
     optim::AdamW adamw({p}, o);
     set_grad(p, pg::tensor({0.5f}));
     adamw.step();
     double m = 0.1 * 0.5, v = 0.001 * 0.25, m_hat = m / (1 - 0.9), v_hat = v / (1 - 0.999);
-    std::cout << "lr 0.1, betas (0.9, 0.999), weight decay 0.1\n"
-              << "decay:      p * (1 - lr wd) = 1 * 0.99 = 0.99\n"
-              << "moments:    m = 0.1 g = " << lesson::num(m, 4) << ", v = 0.001 g^2 = " << lesson::num(v, 5) << "\n"
-              << "corrected:  m_hat = m / (1 - 0.9) = " << lesson::num(m_hat, 4) << ", v_hat = v / (1 - 0.999) = "
-              << lesson::num(v_hat, 4) << "\n"
-              << "update:     lr m_hat / (sqrt(v_hat) + eps) = 0.1 * 0.5 / 0.5 = 0.1\n";
-    lesson::show("pg::optim::AdamW: p after step 1", p.item(), 6);
+    using lesson::tr;
+    std::cout << tr("lr 0.1, betas (0.9, 0.999), weight decay 0.1", "lr 0.1，betas (0.9, 0.999)，权重衰减 0.1") << "\n"
+              << tr("decay:      ", "衰减：      ") << "p * (1 - lr wd) = 1 * 0.99 = 0.99\n"
+              << tr("moments:    ", "矩估计：    ") << "m = 0.1 g = " << lesson::num(m, 4) << tr(", ", "，")
+              << "v = 0.001 g^2 = " << lesson::num(v, 5) << "\n"
+              << tr("corrected:  ", "修正后：    ") << "m_hat = m / (1 - 0.9) = " << lesson::num(m_hat, 4) << tr(", ", "，")
+              << "v_hat = v / (1 - 0.999) = " << lesson::num(v_hat, 4) << "\n"
+              << tr("update:     ", "更新量：    ") << "lr m_hat / (sqrt(v_hat) + eps) = 0.1 * 0.5 / 0.5 = 0.1\n";
+    lesson::show(tr("pg::optim::AdamW: p after step 1", "pg::optim::AdamW：第 1 步之后的 p"), p.item(), 6);
     lesson::confirm("p after one AdamW step", p.item(), 0.89, 1e-6, "by hand, 0.99 - 0.1");
     double no_correction = 0.1 * m / std::sqrt(v);
-    std::cout << "without the correction: lr m / sqrt(v) = 0.1 * 0.05 / " << lesson::num(std::sqrt(v), 6) << " = "
-              << lesson::num(no_correction, 5) << ", " << lesson::num(no_correction / 0.1, 4)
-              << " times lr, and p = " << lesson::num(0.99 - no_correction, 5) << "\n";
+    std::cout << tr("without the correction: ", "不做修正：") << "lr m / sqrt(v) = 0.1 * 0.05 / " << lesson::num(std::sqrt(v), 6)
+              << " = " << lesson::num(no_correction, 5) << tr(", ", "，是 lr 的 ") << lesson::num(no_correction / 0.1, 4)
+              << tr(" times lr, and p = ", " 倍，p = ") << lesson::num(0.99 - no_correction, 5) << "\n";
 
     std::cout << "\nthe correction 1 - beta^t: how much of the average is there yet, after t steps from zero\n"
               << "      t   beta 0.9   beta 0.99   beta 0.999\n";
@@ -215,7 +227,8 @@ static void bias_correction() {
 }
 
 static void decoupled_decay() {
-    lesson::section("decoupled decay: 10 steps, gradient (10, 0) on p = (1, 1), lr 0.01, weight decay 0.1");
+    lesson::section(lesson::tr("decoupled decay: 10 steps, gradient (10, 0) on p = (1, 1), lr 0.01, weight decay 0.1",
+                                "解耦衰减：10 步，p = (1, 1) 上的梯度 (10, 0)，lr 0.01，权重衰减 0.1"));
     pg::Tensor g = pg::tensor({10.f, 0.f});
     pg::Tensor a = pg::tensor({1.f, 1.f}, {2}, true), w = pg::tensor({1.f, 1.f}, {2}, true);
     optim::Adam adam_l2({a}, optim::AdamOptions{0.01f, 0.9f, 0.99f, 1e-8f, 0.1f});
@@ -235,7 +248,7 @@ static void decoupled_decay() {
 }
 
 static void clipping() {
-    lesson::section("clip_grad_norm: one norm over all the gradients");
+    lesson::section(lesson::tr("clip_grad_norm: one norm over all the gradients", "clip_grad_norm：所有梯度合起来算一个范数"));
     pg::Tensor a = pg::tensor({0.f, 0.f}, {2}, true), b = pg::tensor({0.f}, {1}, true);
     set_grad(a, pg::tensor({3.f, 4.f}));
     set_grad(b, pg::tensor({12.f}));
@@ -257,7 +270,8 @@ static void clipping() {
 }
 
 static void schedule() {
-    lesson::section("the poet's settings (poet::TrainConfig) and its schedule, warmup_cosine_lr");
+    lesson::section(lesson::tr("the poet's settings (poet::TrainConfig) and its schedule, warmup_cosine_lr",
+                                "诗人的设置（poet::TrainConfig）和它的学习率调度 warmup_cosine_lr"));
     poet::TrainConfig c;
     std::cout << "AdamW lr " << lesson::num(c.lr, 4) << ", betas (" << lesson::num(c.beta1, 2) << ", "
               << lesson::num(c.beta2, 2) << "), eps 1e-8, weight decay " << lesson::num(c.weight_decay, 1) << ", clip "
