@@ -63,23 +63,29 @@ static void counting(const Data& d) {
     const poet::BigramCounts& counts = d.counts;
     const size_t V = d.V;
     lesson::section(lesson::tr("the predictions the loss counts: 25 per record", "损失计入的预测：每条记录 25 个"));
-    std::cout << "corpus 'all': " << train.size() << " training poems, " << val.size()
-              << " validation poems, vocabulary V = " << V << "\n";
+    std::cout << lesson::tr("corpus 'all': ", "语料 'all'：") << train.size() << lesson::tr(" training poems, ", " 首训练诗，")
+              << val.size() << lesson::tr(" validation poems, vocabulary V = ", " 首验证诗，词表 V = ") << V << "\n";
     std::vector<int> record = poet::make_record(val[0], poet::validation_slot(0));
-    std::cout << "validation record 0, k at slot " << poet::validation_slot(0) << ": " << tok.decode(record) << "\n";
+    std::cout << lesson::tr("validation record 0, k at slot ", "验证记录 0，k 取下标 ") << poet::validation_slot(0)
+              << lesson::tr(": ", "：") << tok.decode(record) << "\n";
     std::vector<std::pair<int, int>> pairs0 = poet::counted_pairs(record);
-    std::cout << "its " << pairs0.size() << " counted pairs (previous→next):\n ";
+    std::cout << lesson::tr("its " + std::to_string(pairs0.size()) + " counted pairs (previous→next):",
+                            "它计入的 " + std::to_string(pairs0.size()) + " 个字对（前一个→下一个）：")
+              << "\n ";
     for (auto [prev, next] : pairs0) std::cout << " " << pair_str(tok, prev, next);
-    std::cout << "\nnot counted: " << pair_str(tok, record[0], record[1]) << " and "
-              << pair_str(tok, record[1], record[2]) << " (the targets k and SEP carry no loss)\n";
+    std::cout << "\n" << lesson::tr("not counted: ", "不计入：") << pair_str(tok, record[0], record[1]) << lesson::tr(" and ", " 和 ")
+              << pair_str(tok, record[1], record[2])
+              << lesson::tr(" (the targets k and SEP carry no loss)", "（目标 k 和 SEP 不计损失）") << "\n";
 
     lesson::section(lesson::tr("counting: every counted pair of every training poem", "计数：每首训练诗的每个计入字对"));
-    std::cout << "pairs counted: " << train.size() << " poems x 25 = " << counts.total() << "\n";
-    std::cout << "distinct pairs: " << counts.distinct_pairs() << " of V x V = " << V * V << " cells ("
+    std::cout << lesson::tr("pairs counted: ", "计入的字对：") << train.size() << lesson::tr(" poems x 25 = ", " 首诗 x 25 = ")
+              << counts.total() << "\n";
+    std::cout << lesson::tr("distinct pairs: ", "不同的字对：") << counts.distinct_pairs()
+              << lesson::tr(" of V x V = ", " 种，整张表 V x V = ") << V * V << lesson::tr(" cells (", " 格（")
               << lesson::num(100.0 * static_cast<double>(counts.distinct_pairs()) / static_cast<double>(V * V), 2)
-              << "%): the other cells are 0\n";
+              << lesson::tr("%): the other cells are 0", "%）：其余的格子都是 0") << "\n";
     lesson::confirm("pairs counted", static_cast<double>(counts.total()), 25.0 * static_cast<double>(train.size()), 0,
-                    "25 predictions per poem");
+                    lesson::tr("25 predictions per poem", "每首诗 25 个预测"));
 
     const int ming = tok.id(U'明');
     std::cout << "\nthe row of 明: row_total = " << counts.row_total(ming) << " pairs start with 明; alpha V = "
@@ -126,7 +132,8 @@ static void choosing_alpha(const Data& d) {
     std::vector<poet::Poem> fit, held;
     for (size_t i = 0; i < train.size(); ++i) (i % 20 == 19 ? held : fit).push_back(train[i]);
     poet::BigramCounts fit_counts = poet::count_bigrams(fit, d.V);
-    std::cout << "counted on " << fit.size() << " poems, scored on " << held.size() << " held out\n";
+    std::cout << lesson::tr("counted on ", "用 ") << fit.size() << lesson::tr(" poems, scored on ", " 首诗计数，在留出的 ") << held.size()
+              << lesson::tr(" held out", " 首上打分") << "\n";
     std::printf("  %7s %10s %12s\n", "alpha", "held out", "validation");
     double best_alpha = 0, best = 1e30;
     for (double a : {1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001}) {
@@ -135,7 +142,7 @@ static void choosing_alpha(const Data& d) {
         std::printf("  %7g %10s %12s\n", a, lesson::num(h, 4).c_str(), lesson::num(v, 4).c_str());
         if (h < best) best = h, best_alpha = a;
     }
-    std::cout << "lowest held-out loss at alpha = " << best_alpha << "\n";
+    std::cout << lesson::tr("lowest held-out loss at alpha = ", "留出集上损失最低的是 alpha = ") << best_alpha << "\n";
     lesson::confirm("the held-out choice", best_alpha, alpha, 0, "poet::kBigramAlpha");
 }
 
@@ -159,16 +166,24 @@ static void baseline(const Data& d) {
         }
     }
     unigram /= static_cast<double>(val.size() * 25);
-    std::cout << "validation predictions: " << bigram.records << " x 25 = " << bigram.records * 25 << ", of which "
-              << unseen << " (" << lesson::num(100.0 * static_cast<double>(unseen) / static_cast<double>(bigram.records * 25), 1)
-              << "%) are pairs never counted in training: P = 0 without smoothing\n";
-    std::cout << "validation characters outside the training vocabulary (UNK): " << unknown
-              << "; UNK starts no counted pair, so its row is empty and smoothing makes it uniform, 1 / V\n";
-    std::cout << "uniform over V, ln " << V << " = " << lesson::num(std::log(static_cast<double>(V)), 4) << "\n";
-    std::cout << "unigram, P(next) alone = " << lesson::num(unigram, 4) << "\n";
-    std::cout << "bigram, alpha 0.03 = " << lesson::num(bigram.mean, 4) << " nats (" << lesson::num(bigram.mean / std::log(2.0), 3)
-              << " bits, perplexity " << lesson::num(std::exp(bigram.mean), 1) << ")\n";
-    std::cout << "bigram, add-one (alpha 1) = " << lesson::num(poet::bigram_validation_loss(counts, val, 1.0).mean, 4)
+    std::cout << lesson::tr("validation predictions: ", "验证预测：") << bigram.records << " x 25 = " << bigram.records * 25
+              << lesson::tr(", of which ", "，其中 ") << unseen << lesson::tr(" (", " 个（")
+              << lesson::num(100.0 * static_cast<double>(unseen) / static_cast<double>(bigram.records * 25), 1)
+              << lesson::tr("%) are pairs never counted in training: P = 0 without smoothing",
+                            "%）是训练中从没数到过的字对：不平滑时 P = 0")
+              << "\n";
+    std::cout << lesson::tr("validation characters outside the training vocabulary (UNK): ", "验证集里不在训练词表中的字（UNK）：")
+              << unknown
+              << lesson::tr("; UNK starts no counted pair, so its row is empty and smoothing makes it uniform, 1 / V",
+                            "；UNK 不开始任何计入的字对，它那一行是空的，平滑后成了均匀的 1 / V")
+              << "\n";
+    std::cout << lesson::tr("uniform over V, ln ", "在 V 上均匀分布，ln ") << V << " = " << lesson::num(std::log(static_cast<double>(V)), 4) << "\n";
+    std::cout << lesson::tr("unigram, P(next) alone = ", "一元模型，只用 P(next) = ") << lesson::num(unigram, 4) << "\n";
+    std::cout << lesson::tr("bigram, alpha 0.03 = ", "二元模型，alpha 0.03 = ") << lesson::num(bigram.mean, 4)
+              << lesson::tr(" nats (", " 奈特（") << lesson::num(bigram.mean / std::log(2.0), 3)
+              << lesson::tr(" bits, perplexity ", " 比特，困惑度 ") << lesson::num(std::exp(bigram.mean), 1) << lesson::tr(")", "）")
+              << "\n";
+    std::cout << lesson::tr("bigram, add-one (alpha 1) = ", "二元模型，加一平滑（alpha 1）= ") << lesson::num(poet::bigram_validation_loss(counts, val, 1.0).mean, 4)
               << "\n";
     std::cout << lesson::tr("by position (each character of the poem given the one before it):", "按位置（诗中每个字由它前一个字预测）：") << "\n";
     print_per_position(bigram);
@@ -181,7 +196,8 @@ static void baseline(const Data& d) {
                   << " nats per character, " << lesson::num(std::fabs(gap), 4)
                   << (gap > 0 ? " below the bigram\n" : " above the bigram: it has not learnt enough yet\n");
     } else {
-        std::cout << "no GPT checkpoint at " << ckpt << " (./poet demo trains one)\n";
+        std::cout << lesson::tr("no GPT checkpoint at ", "没有 GPT 检查点：") << ckpt
+                  << lesson::tr(" (./poet demo trains one)", "（./poet demo 会训练一个）") << "\n";
     }
 }
 
@@ -291,20 +307,21 @@ static void embedding_bigram(const Data& d) {
                       << "; the gradient reaches only the rows of the ids drawn)\n";
     }
     lesson::confirm("step 0", curve_train[0].second, std::log(static_cast<double>(VR)), 1e-5, "ln 257, uniform");
-    std::cout << "step 0 is ln " << VR << " = " << lesson::num(std::log(static_cast<double>(VR)), 4)
-              << ": zero logits, every id equally likely\n";
+    std::cout << lesson::tr("step 0 is ln ", "第 0 步是 ln ") << VR << " = " << lesson::num(std::log(static_cast<double>(VR)), 4)
+              << lesson::tr(": zero logits, every id equally likely", "：logits 全为零，每个 id 一样可能") << "\n";
     // the Embedding's losses come out of 4000 float steps: two decimals; the counts' are exact
-    std::cout << "after " << steps << " steps: training " << lesson::num(emb_train, 2) << " against the counts' "
-              << lesson::num(count_train, 4) << " (" << lesson::num(emb_train - count_train, 2)
-              << " above), validation " << lesson::num(emb_val, 2) << " against the counts' " << lesson::num(count_val, 4)
-              << "\n";
+    std::cout << lesson::tr("after ", "") << steps << lesson::tr(" steps: training ", " 步之后：训练字对上 ") << lesson::num(emb_train, 2)
+              << lesson::tr(" against the counts' ", "，计数模型是 ") << lesson::num(count_train, 4) << lesson::tr(" (", "（高出 ")
+              << lesson::num(emb_train - count_train, 2) << lesson::tr(" above), validation ", "），验证集上 ") << lesson::num(emb_val, 2)
+              << lesson::tr(" against the counts' ", "，计数模型是 ") << lesson::num(count_val, 4) << "\n";
     lesson::expect("the Embedding approaches the counts", emb_train - count_train < 0.05, "within 0.05",
                    lesson::num(emb_train - count_train, 4), "");
 
     pg::Tensor p_emb = pg::softmax(emb.weight.detach(), 1);
     const Tokenizer& tok = d.tok;
     const int comma = tok.id(U'，');
-    std::cout << "the row of ，: P(next | ，) from the counts and from the trained Embedding\n";
+    std::cout << lesson::tr("the row of ，: P(next | ，) from the counts and from the trained Embedding",
+                            "「，」那一行：计数模型和训练好的 Embedding 给出的 P(next | ，)") << "\n";
     for (int next : {tok.id(U'不'), tok.id(U'一'), tok.id(U'人'), K}) {
         std::printf("  %-8s counts %8s   Embedding %8s\n", (next == K ? std::string("，→other") : pair_str(tok, comma, next)).c_str(),
                     lesson::num(poet::bigram_probability(rcounts, comma, next, 0.0), 4).c_str(),
