@@ -12,7 +12,7 @@ using Options = pg::optim::AdamWOptions;
 inline std::string step_zero_hint() {
     return lesson::tr("the step count starts at 1: add one to state.t before the bias correction; at t = 0, 1 - beta^0 = "
                       "0 and the step divides by zero (nan)",
-                      "步数从 1 开始：做偏差修正之前先给 state.t 加一；t = 0 时 1 - beta^0 = 0，这一步会除以零（nan）");
+                      "步数从 1 开始：做偏差校正之前先给 state.t 加一；t = 0 时 1 - beta^0 = 0，这一步会除以零（nan）");
 }
 inline std::string unsquared_hint() {
     return lesson::tr("state.v came out as beta2 v + (1 - beta2) g, with g not squared: v is the running mean of g^2, "
@@ -23,7 +23,7 @@ inline std::string unsquared_hint() {
 inline std::string nan_hint() {
     return lesson::tr("some parameters came out nan or inf although the moments are right: look at the bias corrections "
                       "and the denominator, sqrt(v_hat) + eps",
-                      "矩估计是对的，有些参数却成了 nan 或 inf：检查偏差修正和分母 sqrt(v_hat) + eps");
+                      "矩估计是对的，有些参数却成了 nan 或 inf：检查偏差校正和分母 sqrt(v_hat) + eps");
 }
 inline std::string brackets_hint() {
     return lesson::tr("eps goes inside the brackets of the denominator: m_hat / (sqrt(v_hat) + eps); without it there a "
@@ -76,7 +76,7 @@ inline std::string update_hint() {
 inline std::string bias_hint(const Options& o) {
     double first = (1.0 - o.beta1) / std::sqrt(1.0 - o.beta2);   // m / sqrt(v) at step 1, uncorrected
     return lesson::tr("divide by the bias corrections: m_hat = m / (1 - beta1^t), v_hat = v / (1 - beta2^t), t from 1; ",
-                      "要除以偏差修正：m_hat = m / (1 - beta1^t)，v_hat = v / (1 - beta2^t)，t 从 1 开始；") +
+                      "要除以偏差校正：m_hat = m / (1 - beta1^t)，v_hat = v / (1 - beta2^t)，t 从 1 开始；") +
            (std::fabs(first - 1) < 1e-3
                 ? lesson::tr("with these betas step 1 comes out right by luck, (1 - beta1) / sqrt(1 - beta2) = 1, "
                              "the later steps do not",

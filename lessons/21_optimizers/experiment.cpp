@@ -192,7 +192,7 @@ static void trajectories(const std::vector<Run>& runs, const std::vector<std::ve
 }
 
 static void bias_correction() {
-    lesson::section(lesson::tr("bias correction: one AdamW step on one number, p = 1, g = 0.5", "偏差修正：对一个数走一步 AdamW，p = 1，g = 0.5"));
+    lesson::section(lesson::tr("bias correction: one AdamW step on one number, p = 1, g = 0.5", "偏差校正：对一个数走一步 AdamW，p = 1，g = 0.5"));
     optim::AdamWOptions o{0.1f, 0.9f, 0.999f, 1e-8f, 0.1f};   // lr, beta1, beta2, eps, weight decay
     pg::Tensor p = pg::tensor({1.f}, {1}, true);
     optim::AdamW adamw({p}, o);
