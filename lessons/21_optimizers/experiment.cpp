@@ -166,12 +166,13 @@ static void trajectories(const std::vector<Run>& runs, const std::vector<std::ve
         }
         char final_f[32];
         std::snprintf(final_f, sizeof final_f, "%.2g", ours.back().f);
-        std::cout << "  final point " << point(ours.back().x, ours.back().y) << ", f = " << final_f
-                  << "; max |ours - PyTorch| over the 501 points: " << sci(worst) << "\n";
+        std::cout << lesson::tr("  final point ", "  终点 ") << point(ours.back().x, ours.back().y) << lesson::tr(", f = ", "，f = ")
+                  << final_f << lesson::tr("; max |ours - PyTorch| over the 501 points: ", "；501 个点上 max |ours - PyTorch| = ")
+                  << sci(worst) << "\n";
         if (run.recipe)
-            std::cout << "  clip_grad_norm scaled the gradient down on " << clipped[r] << " of the " << kSteps
-                      << " steps\n";
-        lesson::confirm(run.name + ": max |ours - PyTorch|", worst, 0.0, 1e-4, "PyTorch's trajectory, within 1e-4");
+            std::cout << lesson::tr("  clip_grad_norm scaled the gradient down on ", "  clip_grad_norm 在 ") << clipped[r]
+                      << lesson::tr(" of the ", " 步（共 ") << kSteps << lesson::tr(" steps", " 步）里把梯度缩小了") << "\n";
+        lesson::confirm(run.name + ": max |ours - PyTorch|", worst, 0.0, 1e-4, lesson::tr("PyTorch's trajectory, within 1e-4", "PyTorch 的轨迹，误差在 1e-4 以内"));
         valley_svg::Path path{run.label, run.color, {}, {}};
         for (const Point& q : ours) {
             path.points.emplace_back(q.x, q.y);
@@ -204,26 +205,30 @@ static void bias_correction() {
               << tr("decay:      ", "衰减：      ") << "p * (1 - lr wd) = 1 * 0.99 = 0.99\n"
               << tr("moments:    ", "矩估计：    ") << "m = 0.1 g = " << lesson::num(m, 4) << tr(", ", "，")
               << "v = 0.001 g^2 = " << lesson::num(v, 5) << "\n"
-              << tr("corrected:  ", "修正后：    ") << "m_hat = m / (1 - 0.9) = " << lesson::num(m_hat, 4) << tr(", ", "，")
+              << tr("corrected:  ", "校正后：    ") << "m_hat = m / (1 - 0.9) = " << lesson::num(m_hat, 4) << tr(", ", "，")
               << "v_hat = v / (1 - 0.999) = " << lesson::num(v_hat, 4) << "\n"
               << tr("update:     ", "更新量：    ") << "lr m_hat / (sqrt(v_hat) + eps) = 0.1 * 0.5 / 0.5 = 0.1\n";
     lesson::show(tr("pg::optim::AdamW: p after step 1", "pg::optim::AdamW：第 1 步之后的 p"), p.item(), 6);
-    lesson::confirm("p after one AdamW step", p.item(), 0.89, 1e-6, "by hand, 0.99 - 0.1");
+    lesson::confirm("p after one AdamW step", p.item(), 0.89, 1e-6, tr("by hand, 0.99 - 0.1", "手算，0.99 - 0.1"));
     double no_correction = 0.1 * m / std::sqrt(v);
-    std::cout << tr("without the correction: ", "不做修正：") << "lr m / sqrt(v) = 0.1 * 0.05 / " << lesson::num(std::sqrt(v), 6)
+    std::cout << tr("without the correction: ", "不做校正：") << "lr m / sqrt(v) = 0.1 * 0.05 / " << lesson::num(std::sqrt(v), 6)
               << " = " << lesson::num(no_correction, 5) << tr(", ", "，是 lr 的 ") << lesson::num(no_correction / 0.1, 4)
               << tr(" times lr, and p = ", " 倍，p = ") << lesson::num(0.99 - no_correction, 5) << "\n";
 
-    std::cout << "\nthe correction 1 - beta^t: how much of the average is there yet, after t steps from zero\n"
+    std::cout << "\n" << tr("the correction 1 - beta^t: how much of the average is there yet, after t steps from zero",
+                          "校正因子 1 - beta^t：从零出发走了 t 步之后，平均值已经攒到了多少") << "\n"
               << "      t   beta 0.9   beta 0.99   beta 0.999\n";
     for (int t : {1, 2, 10, 100, 1000, 2000})
         std::printf("  %5d   %8.4f   %9.4f   %10.4f\n", t, 1 - std::pow(0.9, t), 1 - std::pow(0.99, t),
                     1 - std::pow(0.999, t));
-    std::cout << "the first step without correction moves by (1 - beta1) / sqrt(1 - beta2) times lr:\n"
-              << "  betas (0.9, 0.999): " << lesson::num(0.1 / std::sqrt(0.001), 4)
-              << "    betas (0.9, 0.99), the poet's: " << lesson::num(0.1 / std::sqrt(0.01), 4) << "\n"
-              << "  the poet's betas, step 2 with the same gradient: m / sqrt(v) = 0.19 g / sqrt(0.0199 g^2) = "
-              << lesson::num(0.19 / std::sqrt(0.0199), 4) << " instead of 1\n";
+    std::cout << tr("the first step without correction moves by (1 - beta1) / sqrt(1 - beta2) times lr:",
+                    "不做校正，第一步移动的是 lr 的 (1 - beta1) / sqrt(1 - beta2) 倍：")
+              << "\n  betas (0.9, 0.999): " << lesson::num(0.1 / std::sqrt(0.001), 4)
+              << tr("    betas (0.9, 0.99), the poet's: ", "    诗人的 betas (0.9, 0.99)：") << lesson::num(0.1 / std::sqrt(0.01), 4)
+              << "\n"
+              << tr("  the poet's betas, step 2 with the same gradient: ", "  诗人的 betas，第 2 步梯度不变时：")
+              << "m / sqrt(v) = 0.19 g / sqrt(0.0199 g^2) = " << lesson::num(0.19 / std::sqrt(0.0199), 4)
+              << tr(" instead of 1", "，而不是 1") << "\n";
 }
 
 static void decoupled_decay() {
@@ -242,9 +247,13 @@ static void decoupled_decay() {
     lesson::show("Adam with L2 (g + wd p)   ", a.detach());
     lesson::show("AdamW (p * (1 - lr wd))   ", w.detach());
     lesson::confirm("AdamW's second number", w.to_vector()[1], std::pow(1.0 - 0.01 * 0.1, 10), 1e-6,
-                    "by hand, 0.999^10, a gradient-free weight shrinks by lr * wd per step");
-    std::cout << "Adam with L2 moved the gradient-free weight by about lr = 0.01 per step (its only gradient, wd p,\n"
-              << "is normalised to size 1); AdamW shrinks every weight by the same fraction, lr * wd = 0.001.\n";
+                    lesson::tr("by hand, 0.999^10, a gradient-free weight shrinks by lr * wd per step",
+                               "手算，0.999^10，没有梯度的权重每步按 lr * wd 缩小"));
+    std::cout << lesson::tr("Adam with L2 moved the gradient-free weight by about lr = 0.01 per step (its only gradient, wd p,\n"
+                            "is normalised to size 1); AdamW shrinks every weight by the same fraction, lr * wd = 0.001.",
+                            "带 L2 的 Adam 让没有梯度的那个权重每步移动约 lr = 0.01（它唯一的梯度 wd p 被归一化成了大小 1）；\n"
+                            "AdamW 让每个权重都按同一比例缩小，lr * wd = 0.001。")
+              << "\n";
 }
 
 static void clipping() {
@@ -253,20 +262,21 @@ static void clipping() {
     set_grad(a, pg::tensor({3.f, 4.f}));
     set_grad(b, pg::tensor({12.f}));
     float norm = optim::clip_grad_norm({a, b}, 1.0f);
-    std::cout << "gradients (3, 4) and (12): norm sqrt(9 + 16 + 144) = sqrt(169) = 13\n";
-    lesson::show("clip_grad_norm(max_norm 1) returns", norm, 4);
+    std::cout << lesson::tr("gradients (3, 4) and (12): norm ", "梯度 (3, 4) 和 (12)：范数 ") << "sqrt(9 + 16 + 144) = sqrt(169) = 13\n";
+    lesson::show(lesson::tr("clip_grad_norm(max_norm 1) returns", "clip_grad_norm(max_norm 1) 返回"), norm, 4);
     lesson::show("a.grad() after", a.grad());
     lesson::show("b.grad() after", b.grad());
     lesson::confirm("clipped", pg::concat({a.grad(), b.grad()}, 0), pg::tensor({3.f / 13, 4.f / 13, 12.f / 13}), 1e-6,
-                    "by hand, each times 1 / 13");
+                    lesson::tr("by hand, each times 1 / 13", "手算，每个都乘以 1 / 13"));
     float again = optim::clip_grad_norm({a, b}, 1.0f);
-    std::cout << "norm now " << lesson::num(again, 4) << "; a norm below max_norm is left alone\n";
+    std::cout << lesson::tr("norm now ", "现在的范数 ") << lesson::num(again, 4)
+              << lesson::tr("; a norm below max_norm is left alone", "；不超过 max_norm 的范数保持不动") << "\n";
 
     pg::Tensor p = pg::tensor({kStartX, kStartY}, {2}, true);
     rosenbrock(p).backward();
     float start_norm = optim::clip_grad_norm({p}, kClip);
-    std::cout << "the valley's start: |(-155, -50)| = " << lesson::num(start_norm, 4) << ", clipped to "
-              << lesson::str(p.grad(), 4) << "\n";
+    std::cout << lesson::tr("the valley's start: ", "山谷的起点：") << "|(-155, -50)| = " << lesson::num(start_norm, 4)
+              << lesson::tr(", clipped to ", "，裁剪成 ") << lesson::str(p.grad(), 4) << "\n";
 }
 
 static void schedule() {
@@ -298,10 +308,10 @@ static void schedule() {
             std::printf("  %5zu   %s          %s\n", s, lesson::num(ours, 7).c_str(),
                         lesson::num(torch_lr.at(s), 7).c_str());
     }
-    std::cout << "max |ours - PyTorch| over the 2001 steps: " << sci(worst) << "\n";
+    std::cout << lesson::tr("max |ours - PyTorch| over the 2001 steps: ", "2001 步上的 max |ours - PyTorch|：") << sci(worst) << "\n";
     lesson::confirm("schedule against PyTorch", worst, 0.0, 1e-9, "PyTorch's LinearLR + CosineAnnealingLR");
     lesson::confirm("lr at step 1050", optim::warmup_cosine_lr(1050, c.warmup, c.steps, c.lr, c.min_lr), 1.1e-3, 1e-9,
-                    "by hand, halfway down the cosine: (2e-3 + 2e-4) / 2");
+                    lesson::tr("by hand, halfway down the cosine: (2e-3 + 2e-4) / 2", "手算，余弦降到一半：(2e-3 + 2e-4) / 2"));
 }
 
 static void run() {
