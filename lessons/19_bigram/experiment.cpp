@@ -245,9 +245,10 @@ static void embedding_bigram(const Data& d) {
         for (auto pair : poet::counted_pairs(poet::make_record(p, 0))) rpairs.push_back(pair);
     size_t other = 0;
     for (auto [a, b] : rpairs) other += b == K;
-    std::cout << "ids 0.." << K - 1 << " kept, the rest mapped to " << K << " ('other'): " << VR
-              << " ids; 'other' is the target of " << lesson::num(100.0 * static_cast<double>(other) / static_cast<double>(rpairs.size()), 1)
-              << "% of the training pairs\n";
+    std::cout << lesson::tr("ids 0..", "保留 id 0..") << K - 1 << lesson::tr(" kept, the rest mapped to ", "，其余的都映射成 ") << K
+              << lesson::tr(" ('other'): ", "（'other'）：共 ") << VR << lesson::tr(" ids; 'other' is the target of ", " 个 id；'other' 是 ")
+              << lesson::num(100.0 * static_cast<double>(other) / static_cast<double>(rpairs.size()), 1)
+              << lesson::tr("% of the training pairs", "% 的训练字对的目标") << "\n";
     poet::BigramCounts rcounts(VR, rpairs);
     auto loss_on_all_pairs = [&](const pg::Tensor& logp) {   // -sum count * log p / N, from the counts
         const float* l = logp.ptr();
@@ -259,8 +260,10 @@ static void embedding_bigram(const Data& d) {
     };
     double count_train = poet::bigram_validation_loss(rcounts, rtrain, 0.0).mean;
     double count_val = poet::bigram_validation_loss(rcounts, rval, alpha).mean;
-    std::cout << "the counts on these ids: training loss with alpha 0 (the lowest any table reaches) = "
-              << lesson::num(count_train, 4) << ", validation with alpha 0.03 = " << lesson::num(count_val, 4) << "\n";
+    std::cout << lesson::tr("the counts on these ids: training loss with alpha 0 (the lowest any table reaches) = ",
+                            "这些 id 上的计数模型：alpha 0 时的训练损失（任何一张表能达到的最低值）= ")
+              << lesson::num(count_train, 4) << lesson::tr(", validation with alpha 0.03 = ", "，alpha 0.03 时的验证损失 = ")
+              << lesson::num(count_val, 4) << "\n";
 
     pg::Generator init(19);
     pg::nn::Embedding emb(VR, VR, init);   // row a of the weight: the logits of the id after a
@@ -268,8 +271,9 @@ static void embedding_bigram(const Data& d) {
     const size_t B = 1024, steps = 4000;
     const float lr = 20.f, min_lr = 0.2f;
     pg::optim::SGD sgd(emb.parameters(), {lr, 0.9f});
-    std::cout << "Embedding (" << VR << "," << VR << "), zeros; SGD lr " << lr << " cosine to " << min_lr
-              << ", momentum 0.9; batches of " << B << " pairs drawn with replacement; " << steps << " steps\n";
+    std::cout << "Embedding (" << VR << "," << VR << lesson::tr("), zeros; SGD lr ", ")，全零起步；SGD lr ") << lr
+              << lesson::tr(" cosine to ", " 沿余弦降到 ") << min_lr << lesson::tr(", momentum 0.9; batches of ", "，动量 0.9；每批 ") << B
+              << lesson::tr(" pairs drawn with replacement; ", " 个有放回抽取的字对；") << steps << lesson::tr(" steps", " 步") << "\n";
     std::printf("  %5s %6s %10s %14s %11s\n", "step", "lr", "batch", "all training", "validation");
     std::vector<std::pair<double, double>> curve_train, curve_val;
     std::vector<float> x(B), y(B);
@@ -302,9 +306,10 @@ static void embedding_bigram(const Data& d) {
         sgd.step();
         batch_loss = loss.item();
         if (step == 0)
-            std::cout << "  (one step: ids " << lesson::str(pg::Shape{B}) << " -> logits " << lesson::str(logits.shape())
-                      << ", targets " << lesson::str(pg::Shape{B}) << " -> loss " << lesson::str(loss.shape())
-                      << "; the gradient reaches only the rows of the ids drawn)\n";
+            std::cout << lesson::tr("  (one step: ids ", "  （一步：ids ") << lesson::str(pg::Shape{B}) << " -> logits "
+                      << lesson::str(logits.shape()) << ", targets " << lesson::str(pg::Shape{B}) << " -> loss "
+                      << lesson::str(loss.shape())
+                      << lesson::tr("; the gradient reaches only the rows of the ids drawn)", "；梯度只到达抽到的那些 id 的行）") << "\n";
     }
     lesson::confirm("step 0", curve_train[0].second, std::log(static_cast<double>(VR)), 1e-5, "ln 257, uniform");
     std::cout << lesson::tr("step 0 is ln ", "第 0 步是 ln ") << VR << " = " << lesson::num(std::log(static_cast<double>(VR)), 4)
