@@ -239,8 +239,9 @@ static void run() {
     for (size_t i = 0; i < 2 * 6; ++i) targets.push_back(i % 6 < 2 ? poet::kIgnore : static_cast<float>(micro_gen.randint(10)));
     poet::Batch micro_batch{pg::tensor(ids, {2, 6}), pg::tensor(targets, {12})};
     std::vector<pg::Tensor> inputs = micro.parameters();
-    std::cout << "ids (2,6), loss = poet::batch_loss; inputs: the " << inputs.size() << " parameter tensors, "
-              << micro.num_parameters() << " numbers (80 + 64 + 2 x 872 + 16 + 80)\n";
+    std::cout << lesson::tr("ids (2,6), loss = poet::batch_loss; inputs: the ", "ids (2,6)，loss = poet::batch_loss；输入：")
+              << inputs.size() << lesson::tr(" parameter tensors, ", " 个参数张量，共 ") << micro.num_parameters()
+              << lesson::tr(" numbers (80 + 64 + 2 x 872 + 16 + 80)", " 个数（80 + 64 + 2 x 872 + 16 + 80）") << "\n";
     auto loss_of = [&](const std::vector<pg::Tensor>&) { return poet::batch_loss(micro, micro_batch); };
     // one gradcheck per group of tensors, to see where the central difference is least accurate
     std::vector<std::pair<std::string, std::vector<pg::Tensor>>> groups = {
@@ -259,18 +260,20 @@ static void run() {
             // one digit: below about 1e-4 float32 rounding, which differs between machines, takes over
             char err[32];
             std::snprintf(err, sizeof err, "%.0e", res.max_abs_error);
-            std::string worst = res.max_abs_error < 1e-4 ? "below 1e-4" : err;
+            std::string worst = res.max_abs_error < 1e-4 ? lesson::tr("below 1e-4", "低于 1e-4") : err;
             std::printf("  %-14g %-7s %7zu  %-7s  %s\n", eps, name.c_str(), n,
                         res.ok ? "ok" : "FAILED", worst.c_str());
             lesson::expect("gradcheck of the micro GPT's " + name, res.ok, "ok", res.report, "");
         }
     }
-    std::cout << "(a check passes when |a - n| <= 2e-3 + 2e-2 |n|)\n";
+    std::cout << lesson::tr("(a check passes when |a - n| <= 2e-3 + 2e-2 |n|)", "（|a - n| <= 2e-3 + 2e-2 |n| 时检验通过）") << "\n";
     std::vector<float> g = micro.wpe.weight.grad().to_vector();   // (8,8): rows 6, 7 are positions T never reached
     float unused = 0.f;
     for (size_t i = 6 * 8; i < 8 * 8; ++i) unused = std::max(unused, std::fabs(g[i]));
-    std::cout << "wpe rows 6 and 7 (T = 6 never reaches them): max |gradient| " << lesson::num(unused)
-              << "; rows with a nonzero gradient " << nonzero_rows(micro.wpe.weight.grad()) << " of 8\n";
+    std::cout << lesson::tr("wpe rows 6 and 7 (T = 6 never reaches them): max |gradient| ",
+                            "wpe 的第 6、7 行（T = 6 够不到它们）：max |梯度| ")
+              << lesson::num(unused) << lesson::tr("; rows with a nonzero gradient ", "；梯度非零的行 ")
+              << nonzero_rows(micro.wpe.weight.grad()) << lesson::tr(" of 8", " / 8") << "\n";
 }
 
 int main() { return lesson::run_experiment(run); }
