@@ -160,6 +160,37 @@ int main() {
                             lesson::tr("the bigram never sees k: the prompt targets k and SEP carry no loss, so changing k must not "
                                        "change the loss; start at record[2] = SEP",
                                        "二元模型从来看不到 k：提示部分的目标 k 和 SEP 不计损失，所以改变 k 不能改变损失；从 record[2] = SEP 开始"));
+        // two more calls whose right answers differ from the first: a constant or static answer shows here
+        std::vector<std::pair<std::vector<int>, double>> so_far;   // every record handed in so far, with its alpha
+        for (const auto& r : records) so_far.emplace_back(r, 0.5);
+        for (const auto& r : other_k) so_far.emplace_back(r, 0.5);
+        for (auto [these, a] : {std::pair{std::vector<std::vector<int>>{records[0]}, 0.5}, std::pair{records, 2.0}}) {
+            std::vector<poet::Poem> those;
+            for (const auto& r : these) those.push_back(r == records[0] ? poems[0] : poems[1]);
+            const double right = poet::bigram_validation_loss(c, those, a).mean;
+            const double again = exercise::bigram_nll(c, these, a);
+            for (const auto& r : these) so_far.emplace_back(r, a);
+            double sum = 0;   // what a static sum and count that keep growing give: the mean over so_far
+            size_t n = 0;
+            for (const auto& [r, ra] : so_far)
+                for (auto [p, q] : poet::counted_pairs(r)) sum -= std::log(poet::bigram_probability(c, p, q, ra)), ++n;
+            std::string hint = check19::nll_hint(again, right, these, c, a);
+            if (std::fabs(again - got) < 1e-9)
+                hint = lesson::tr("the same loss as for the previous call, although its records or alpha differ: the answer is "
+                                  "a constant, or a static variable keeps it from the first call; compute it from this call's "
+                                  "counts, records and alpha",
+                                  "和上一次调用的损失一模一样，可这次的记录或 alpha 不同：答案是个常数，或者有个 static 变量"
+                                  "从第一次调用起就留着它；请用这一次调用的 counts、records 和 alpha 来算");
+            else if (std::fabs(again - sum / static_cast<double>(n)) < 1e-6)
+                hint = lesson::tr("the loss mixes in the records of the earlier calls: a static sum or count keeps growing "
+                                  "from call to call; declare them inside the function, without static, so each call "
+                                  "starts from 0",
+                                  "损失里混进了前几次调用的记录：有个 static 的和或计数在一次次调用之间不断累加；"
+                                  "把它们声明在函数里面、不加 static，让每次调用都从 0 开始");
+            lesson::expect_near(lesson::tr("bigram_nll on other records or another alpha", "换了记录或 alpha 之后的 bigram_nll"),
+                                again, right, 1e-6, hint);
+            got = again;
+        }
     });
     checks.run(lesson::tr("alpha = 0 on the poem it was counted on: 6 ln 2 / 25", "在计数所用的那首诗上取 alpha = 0：6 ln 2 / 25"), [&] {
         poet::Tokenizer tok = poet::Tokenizer::build({spring});

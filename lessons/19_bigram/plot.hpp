@@ -16,7 +16,9 @@ struct Curve {
 };
 
 // The SVG text; y runs from lo to hi, and a curve above hi is drawn along the top edge.
-inline std::string svg_of(const std::string& title, const std::vector<Curve>& curves, double lo, double hi) {
+// x_label, y_label: the axes' names, in the reader's language.
+inline std::string svg_of(const std::string& title, const std::vector<Curve>& curves, double lo, double hi,
+                          const std::string& x_label, const std::string& y_label) {
     const double W = 720, H = 420, left = 60, right = 20, top = 40, bottom = 50, pw = W - left - right,
                  ph = H - top - bottom;
     double x_max = 1;
@@ -32,8 +34,8 @@ inline std::string svg_of(const std::string& title, const std::vector<Curve>& cu
         s += svg::text(left - 6, Y(y), 12, lesson::num(y, 2), "end") +
              svg::text(X(x), top + ph + 18, 12, lesson::num(x, 0), "middle");
     }
-    s += svg::text(left + pw / 2, H - 10, 12, "step", "middle") +
-         svg::text(0, 0, 12, "cross-entropy (nats per character)", "middle",
+    s += svg::text(left + pw / 2, H - 10, 12, x_label, "middle") +
+         svg::text(0, 0, 12, y_label, "middle",
                    "transform=\"translate(16," + svg::px(top + ph / 2) + ") rotate(-90)\"");
     for (size_t i = 0; i < curves.size(); ++i) {
         const Curve& c = curves[i];

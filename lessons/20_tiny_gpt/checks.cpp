@@ -190,19 +190,52 @@ inline void expect_logits(const std::string& what, const pg::Tensor& got, const 
                                   lesson::tr("max |difference| ", "最大 |差值| ") + lesson::num(d, 6), diagnose());
 }
 
-// The count's likely slip, read from the numbers.
-inline std::string count_hint(const pg::nn::GPTConfig& cfg, size_t got, size_t want) {
+// The count the formula gives, and the counts a likely slip gives, for any shape.
+inline size_t right_count(const pg::nn::GPTConfig& cfg) {
     const size_t V = cfg.vocab_size, C = cfg.n_embd;
-    if (got == want - V * C)
+    return V * C + cfg.context * C + cfg.n_layer * (12 * C * C + 13 * C) + 2 * C + V * C;
+}
+
+// The count's likely slip. The learner's function is called on more shapes (the same with no block,
+// and the probes below), and a specific hint is given only when a wrong variant matches on all of them.
+inline std::string count_hint(const pg::nn::GPTConfig& cfg, size_t got, size_t want) {
+    const size_t low32 = (size_t{1} << 32) - 1;
+    if ((got & low32) == (want & low32))
+        return lesson::tr("your count is right modulo 2^32 but not in full: it overflowed 32 bits, so some of it was computed "
+                          "in int or unsigned; the count must not be done in int or unsigned: compute every term in size_t",
+                          "你的计数对 2^32 取模后是对的，但完整的值不对：它溢出了 32 位，说明有一部分是用 int 或 unsigned 算的；"
+                          "计数不能用 int 或 unsigned 来做：每一项都用 size_t 计算");
+    pg::nn::GPTConfig no_blocks = cfg;
+    no_blocks.n_layer = 0;
+    const size_t without = exercise::gpt_parameter_count(no_blocks);
+    if (cfg.n_layer > 0 && without == right_count(no_blocks)) {
+        const double per_block = (static_cast<double>(got) - static_cast<double>(without)) / static_cast<double>(cfg.n_layer);
+        const size_t C = cfg.n_embd;
+        return lesson::tr("with n_layer 0 your count is right, so the blocks are wrong: your count grows by ",
+                          "n_layer 为 0 时你的计数是对的，所以错在块上：你的计数每多一个块就增加 ") +
+               lesson::num(per_block, 0) + lesson::tr(" per block, but a block holds 12 C^2 + 13 C = ", "，可一个块有 12 C^2 + 13 C = ") +
+               std::to_string(12 * C * C + 13 * C) +
+               lesson::tr(" (lesson 17: attention 4 C^2 + 4 C, MLP 8 C^2 + 5 C, two LayerNorms 4 C)",
+                          "（第 17 课：注意力 4 C^2 + 4 C，MLP 8 C^2 + 5 C，两个 LayerNorm 4 C）");
+    }
+    // the whole-model slips, each compared on every probe shape
+    std::vector<pg::nn::GPTConfig> shapes = {cfg, config(10, 8, 2, 2, 8), config(65, 64, 1, 4, 32), config(30, 27, 3, 2, 16),
+                                             config(12, 5, 0, 1, 4)};
+    auto everywhere = [&](const std::function<size_t(const pg::nn::GPTConfig&)>& variant) {
+        for (const pg::nn::GPTConfig& s : shapes)
+            if (exercise::gpt_parameter_count(s) != variant(s)) return false;
+        return true;
+    };
+    if (everywhere([](const pg::nn::GPTConfig& s) { return right_count(s) - s.vocab_size * s.n_embd; }))
         return lesson::tr("one V x C table short: the head is untied, a second V x C matrix of its own (no bias), "
                           "besides wte",
                           "少了一张 V x C 的表：head 没有与 wte 共享权重，它是除 wte 之外自己的第二个 V x C 矩阵（没有 bias）");
-    if (got == want % (size_t{1} << 32))
-        return lesson::tr("the count overflowed 32 bits (it came out modulo 2^32): compute in size_t, not int or unsigned",
-                          "计数溢出了 32 位（结果是对 2^32 取模后的值）：用 size_t 计算，不要用 int 或 unsigned");
-    if (got == want - 2 * C) return lesson::tr("ln_f is missing: its weight and bias hold 2C",
-                                               "缺了 ln_f：它的 weight 和 bias 共有 2C 个");
-    if (got == want - cfg.context * C) return lesson::tr("wpe is missing: context x C", "缺了 wpe：context x C");
+    if (everywhere([](const pg::nn::GPTConfig& s) { return right_count(s) - 2 * s.n_embd; }))
+        return lesson::tr("2 C short on every shape: ln_f is missing, its weight and bias hold 2 C",
+                          "每种形状都少了 2 C：缺了 ln_f，它的 weight 和 bias 共有 2 C 个");
+    if (everywhere([](const pg::nn::GPTConfig& s) { return right_count(s) - s.context * s.n_embd; }))
+        return lesson::tr("context x C short on every shape: wpe is missing, one row of C per position",
+                          "每种形状都少了 context x C：缺了 wpe，每个位置一行 C 个");
     return lesson::tr("V C (wte) + context C (wpe) + n_layer (12 C^2 + 13 C) (the blocks, lesson 17) + 2 C (ln_f) + V C (head)",
                       "V C (wte) + context C (wpe) + n_layer (12 C^2 + 13 C)（各个块，第 17 课）+ 2 C (ln_f) + V C (head)");
 }

@@ -6,6 +6,10 @@
 // mistake 6: positions for the whole context, wpe(arange(context)) => not the whole context
 // mistake 7: the count in unsigned, which wraps for GPT-3's size => overflowed 32 bits
 // mistake 8: the head counted as tied to wte (V C once) => the head is untied
+// mistake 9: the count in int, which overflows for GPT-3's size => the count must not be done in int
+// mistake 10: each block counted as 12 C^2 + 11 C (one LayerNorm forgotten) => so the blocks are wrong
+// mistake 11: ln_f left out of the count => ln_f is missing
+// mistake 12: wpe left out of the count => wpe is missing
 // Lesson 20's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
@@ -17,9 +21,19 @@ size_t exercise::gpt_parameter_count(const pg::nn::GPTConfig& cfg) {
                        context = static_cast<unsigned>(cfg.context), n_layer = static_cast<unsigned>(cfg.n_layer);
         return V * C + context * C + n_layer * (12 * C * C + 13 * C) + 2 * C + V * C;
     }
+    if (mistake(9)) {
+        const int V = static_cast<int>(cfg.vocab_size), C = static_cast<int>(cfg.n_embd),
+                  context = static_cast<int>(cfg.context), n_layer = static_cast<int>(cfg.n_layer);
+        // wraps where int overflows (the learner's build, with the sanitizer, names the overflow instead)
+        const unsigned total = static_cast<unsigned>(V * C) + static_cast<unsigned>(context * C) +
+                               static_cast<unsigned>(n_layer) * static_cast<unsigned>(12 * C * C + 13 * C) +
+                               static_cast<unsigned>(2 * C) + static_cast<unsigned>(V * C);
+        return static_cast<size_t>(static_cast<int>(total));
+    }
     const size_t V = cfg.vocab_size, C = cfg.n_embd;
     const size_t head = mistake(8) ? 0 : V * C;
-    return V * C + cfg.context * C + cfg.n_layer * (12 * C * C + 13 * C) + 2 * C + head;
+    const size_t block = 12 * C * C + (mistake(10) ? 11 : 13) * C;
+    return V * C + (mistake(12) ? 0 : cfg.context * C) + cfg.n_layer * block + (mistake(11) ? 0 : 2 * C) + head;
 }
 
 pg::Tensor exercise::gpt_forward(const GPTParts& gpt, const pg::Tensor& ids) {

@@ -12,7 +12,18 @@ using Options = pg::optim::AdamWOptions;
 inline std::string step_zero_hint() {
     return lesson::tr("the step count starts at 1: add one to state.t before the bias correction; at t = 0, 1 - beta^0 = "
                       "0 and the step divides by zero (nan)",
-                      "步数从 1 开始：做偏差修正之前先给 state.t 加一；t = 0 时 1 - beta^0 = 0，这一步会除以零（nan）");
+                      "步数从 1 开始：做偏差校正之前先给 state.t 加一；t = 0 时 1 - beta^0 = 0，这一步会除以零（nan）");
+}
+inline std::string unsquared_hint() {
+    return lesson::tr("state.v came out as beta2 v + (1 - beta2) g, with g not squared: v is the running mean of g^2, "
+                      "v = beta2 v + (1 - beta2) g * g (with a negative g, v turns negative and sqrt(v) is nan)",
+                      "state.v 算成了 beta2 v + (1 - beta2) g，g 没有平方：v 是 g^2 的滑动平均，"
+                      "v = beta2 v + (1 - beta2) g * g（g 为负时 v 会变成负数，sqrt(v) 就是 nan）");
+}
+inline std::string nan_hint() {
+    return lesson::tr("some parameters came out nan or inf although the moments are right: look at the bias corrections "
+                      "and the denominator, sqrt(v_hat) + eps",
+                      "矩估计是对的，有些参数却成了 nan 或 inf：检查偏差校正和分母 sqrt(v_hat) + eps");
 }
 inline std::string brackets_hint() {
     return lesson::tr("eps goes inside the brackets of the denominator: m_hat / (sqrt(v_hat) + eps); without it there a "
@@ -65,7 +76,7 @@ inline std::string update_hint() {
 inline std::string bias_hint(const Options& o) {
     double first = (1.0 - o.beta1) / std::sqrt(1.0 - o.beta2);   // m / sqrt(v) at step 1, uncorrected
     return lesson::tr("divide by the bias corrections: m_hat = m / (1 - beta1^t), v_hat = v / (1 - beta2^t), t from 1; ",
-                      "要除以偏差修正：m_hat = m / (1 - beta1^t)，v_hat = v / (1 - beta2^t)，t 从 1 开始；") +
+                      "要除以偏差校正：m_hat = m / (1 - beta1^t)，v_hat = v / (1 - beta2^t)，t 从 1 开始；") +
            (std::fabs(first - 1) < 1e-3
                 ? lesson::tr("with these betas step 1 comes out right by luck, (1 - beta1) / sqrt(1 - beta2) = 1, "
                              "the later steps do not",
@@ -175,12 +186,28 @@ inline After library_step(const Before& b, const Options& o, bool l2 = false) {
 
 inline std::string diagnose(const Before& b, const Options& o, const Tensors& held, const exercise::AdamWState& s,
                             const After& want) {
+    // v with g not squared: what it would hold
+    Tensors unsquared;
+    for (size_t i = 0; i < b.v.size() && i < b.g.size(); ++i)
+        unsquared.push_back(o.beta2 * b.v[i] + (1.f - o.beta2) * b.g[i]);
+    const bool moments_right = s.m.size() == want.m.size() && s.v.size() == want.v.size() &&
+                               same_moments(s.m, want.m) && same_moments(s.v, want.v);
+    if (s.v.size() == unsquared.size() && !same_moments(want.v, unsquared) && same_moments(s.v, unsquared))
+        return unsquared_hint();
     if (!finite(held) || !finite(s.m) || !finite(s.v)) {
-        bool only_where_v_is_zero = true;
+        if (!moments_right) return finite(s.m) && finite(s.v) ? moments_hint() : update_hint();
+        if (s.t != b.t + 1) return count_hint();
+        bool only_where_v_is_zero = true, everywhere = true;
         for (size_t i = 0; i < held.size(); ++i)
-            for (size_t j = 0; j < held[i].numel(); ++j)
-                if (!std::isfinite(held[i].ptr()[j]) && want.v[i].ptr()[j] != 0.f) only_where_v_is_zero = false;
-        return only_where_v_is_zero && finite(s.m) && finite(s.v) ? brackets_hint() : step_zero_hint();
+            for (size_t j = 0; j < held[i].numel(); ++j) {
+                const bool bad = !std::isfinite(held[i].ptr()[j]);
+                if (bad && want.v[i].ptr()[j] != 0.f) only_where_v_is_zero = false;
+                if (!bad) everywhere = false;
+            }
+        // the moments and the count are right: nan only where v = 0 is eps outside the brackets, 0 / 0;
+        // nan everywhere is a bias correction of 1 - beta^0 = 0, the step number taken as 0
+        if (only_where_v_is_zero) return brackets_hint();
+        return everywhere ? step_zero_hint() : nan_hint();
     }
     if (same_params(held, b.p, 0.0) && !same_params(want.p, b.p, 0.0)) return in_place_hint();
     if (s.t != b.t + 1) return count_hint();

@@ -7,6 +7,7 @@
 // mistake 7: the parameter rebound (params[i] = ...) instead of updated in place => update the parameter in place
 // mistake 8: eps outside the brackets, m_hat / sqrt(v_hat) + eps => eps goes inside the brackets
 // mistake 9: the decay applied after the Adam update, to the new p => decay the old p first
+// mistake 10: g not squared in v, v = beta2 v + (1 - beta2) g => with g not squared
 // Lesson 21's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // Leaves out: mistakes that do not compile.
@@ -26,7 +27,7 @@ void exercise::adamw_step(std::vector<pg::Tensor>& params, AdamWState& state, co
         pg::Tensor g = p.grad();
         if (mistake(2)) g = g + opt.weight_decay * p;
         pg::Tensor m = opt.beta1 * state.m[i] + (1.f - opt.beta1) * g;
-        pg::Tensor v = opt.beta2 * state.v[i] + (1.f - opt.beta2) * g * g;
+        pg::Tensor v = opt.beta2 * state.v[i] + (1.f - opt.beta2) * (mistake(10) ? g : g * g);
         if (!mistake(6)) {
             state.m[i] = m;
             state.v[i] = v;

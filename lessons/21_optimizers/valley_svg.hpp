@@ -1,16 +1,16 @@
 // Lesson 21's picture: optimizer trajectories over the contour lines of a 2-D function, and beside
-// them f against the step on a log scale, as one SVG.
+// them f against the step on a log scale, as one SVG drawn with svg.hpp's shapes (tools/svg/svg.hpp).
 // Contours by marching squares on a grid; every coordinate rounded to 0.1 pixel, so the file is
 // the same on every run. Leaves out: labels on the contour lines, zoom, axes beyond ticks.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include "svg.hpp"
 
 namespace valley_svg {
 
@@ -57,79 +57,60 @@ inline std::string contour(const std::function<double(double, double)>& f, doubl
     return d;
 }
 
-// Writes the SVG: contours of f at `levels`, a cross at `target`, each path as a line with a dot
-// every `dot_every` points and a large one at its end, a legend, and ticks at the whole numbers;
-// under the legend, log10 f against the step for each path, decades from 1e-4 to 100.
-inline void write(const std::string& file, const std::string& title, const std::function<double(double, double)>& f,
+// The words of the picture, in the reader's language.
+struct Words {
+    std::string title;                          // above the contours
+    std::string curves = "f against the step";  // above the panel of f against the step
+};
+
+// Writes the SVG through svg.hpp's shapes: contours of f at `levels`, a cross at `target`, each path
+// as a line with a dot every `dot_every` points and a large one at its end, a legend, and ticks at
+// the whole numbers; under the legend, log10 f against the step for each path, decades from 1e-4 to 100.
+inline void write(const std::string& file, const Words& words, const std::function<double(double, double)>& f,
                   const std::vector<double>& levels, std::pair<double, double> target, const std::vector<Path>& paths,
                   const Frame& fr, size_t dot_every) {
-    std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"920\" height=\"580\" font-family=\"sans-serif\" "
-                    "font-size=\"13\">\n<rect width=\"920\" height=\"580\" fill=\"white\"/>\n";
-    s += "<text x=\"50\" y=\"20\">" + title + "</text>\n";
-    char buf[256];
-    const char* frame = "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"none\" stroke=\"#888\"/>\n";
-    std::snprintf(buf, sizeof buf, frame, fr.left, fr.top, fr.size, fr.size);
-    s += buf;
+    const double fs = 13;
+    std::string s = svg::header(920, 580, fs) + svg::text(50, 20, fs, words.title);
+    s += svg::rect(fr.left, fr.top, fr.size, fr.size, "fill=\"none\" stroke=\"#888\"");
     for (double lv : levels)
-        s += "<path fill=\"none\" stroke=\"#c8c8c8\" stroke-width=\"1\" d=\"" + contour(f, lv, fr, 160) + "\"/>\n";
-    for (int x = static_cast<int>(std::ceil(fr.x0)); x <= fr.x1; ++x) {
-        std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%d</text>\n", fr.px(x),
-                      fr.top + fr.size + 18, x);
-        s += buf;
-    }
-    for (int y = static_cast<int>(std::ceil(fr.y0)); y <= fr.y1; ++y) {
-        std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%d</text>\n", fr.left - 8,
-                      fr.py(y) + 4, y);
-        s += buf;
-    }
-    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\">x</text><text x=\"%.1f\" y=\"%.1f\">y</text>\n",
-                  fr.left + fr.size + 8, fr.top + fr.size + 18, fr.left - 30, fr.top + 12);
-    s += buf;
-    std::snprintf(buf, sizeof buf, "<path d=\"M%sl8 8m0 -8l-8 8\" stroke=\"black\" stroke-width=\"2\"/>\n",
-                  xy(fr.px(target.first) - 4, fr.py(target.second) - 4).c_str());
-    s += buf;
+        s += svg::path(contour(f, lv, fr, 160), "fill=\"none\" stroke=\"#c8c8c8\" stroke-width=\"1\"");
+    for (int x = static_cast<int>(std::ceil(fr.x0)); x <= fr.x1; ++x)
+        s += svg::text(fr.px(x), fr.top + fr.size + 18, fs, std::to_string(x), "middle");
+    for (int y = static_cast<int>(std::ceil(fr.y0)); y <= fr.y1; ++y)
+        s += svg::text(fr.left - 8, fr.py(y) + 4, fs, std::to_string(y), "end");
+    s += svg::text(fr.left + fr.size + 8, fr.top + fr.size + 18, fs, "x") + svg::text(fr.left - 30, fr.top + 12, fs, "y");
+    s += svg::path("M" + xy(fr.px(target.first) - 4, fr.py(target.second) - 4) + "l8 8m0 -8l-8 8",
+                   "stroke=\"black\" stroke-width=\"2\"");
     double legend_y = fr.top + 10;
     for (const Path& p : paths) {
         std::string line;
         for (size_t k = 0; k < p.points.size(); ++k)
             line += (k ? "L" : "M") + xy(fr.px(p.points[k].first), fr.py(p.points[k].second));
-        s += "<path fill=\"none\" stroke=\"" + p.color + "\" stroke-width=\"1.5\" d=\"" + line + "\"/>\n";
-        for (size_t k = 0; k < p.points.size(); k += dot_every) {
-            std::snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2\" fill=\"%s\"/>\n",
-                          fr.px(p.points[k].first), fr.py(p.points[k].second), p.color.c_str());
-            s += buf;
-        }
-        std::snprintf(buf, sizeof buf, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4.5\" fill=\"%s\" stroke=\"white\"/>\n",
-                      fr.px(p.points.back().first), fr.py(p.points.back().second), p.color.c_str());
-        s += buf;
-        std::snprintf(buf, sizeof buf, "<path d=\"M%.1f %.1fh24\" stroke=\"%s\" stroke-width=\"3\"/>"
-                      "<text x=\"%.1f\" y=\"%.1f\">", fr.left + fr.size + 16, legend_y, p.color.c_str(),
-                      fr.left + fr.size + 46, legend_y + 4);
-        s += buf + p.label + "</text>\n";
+        s += svg::path(line, "fill=\"none\" stroke=\"" + p.color + "\" stroke-width=\"1.5\"");
+        for (size_t k = 0; k < p.points.size(); k += dot_every)
+            s += svg::circle(fr.px(p.points[k].first), fr.py(p.points[k].second), 2, "fill=\"" + p.color + "\"");
+        s += svg::circle(fr.px(p.points.back().first), fr.py(p.points.back().second), 4.5,
+                         "fill=\"" + p.color + "\" stroke=\"white\"");
+        s += svg::line(fr.left + fr.size + 16, legend_y, fr.left + fr.size + 40, legend_y,
+                       "stroke=\"" + p.color + "\" stroke-width=\"3\"") +
+             svg::text(fr.left + fr.size + 46, legend_y + 4, fs, p.label);
         legend_y += 22;
     }
     const double cl = fr.left + fr.size + 70, ct = legend_y + 30, cw = 260, ch = 300;   // the curves' panel
     auto cx = [&](size_t k, size_t n) { return cl + cw * static_cast<double>(k) / static_cast<double>(n - 1); };
-    auto cy = [&](double f) { return ct + ch * (2 - std::log10(std::max(f, 1e-4))) / 6; };
-    std::snprintf(buf, sizeof buf, frame, cl, ct, cw, ch);
-    s += buf;
-    for (int e = -4; e <= 2; ++e) {
-        std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>\n", cl - 6,
-                      cy(std::pow(10.0, e)) + 4, e);
-        s += buf;
-    }
-    std::snprintf(buf, sizeof buf, "<text x=\"%.1f\" y=\"%.1f\">f against the step</text><text x=\"%.1f\" y=\"%.1f\" "
-                  "text-anchor=\"end\">%zu</text><text x=\"%.1f\" y=\"%.1f\">0</text>\n",
-                  cl, ct - 8, cl + cw, ct + ch + 18, paths.front().f.size() - 1, cl, ct + ch + 18);
-    s += buf;
+    auto cy = [&](double v) { return ct + ch * (2 - std::log10(std::max(v, 1e-4))) / 6; };
+    s += svg::rect(cl, ct, cw, ch, "fill=\"none\" stroke=\"#888\"");
+    for (int e = -4; e <= 2; ++e) s += svg::text(cl - 6, cy(std::pow(10.0, e)) + 4, fs, "1e" + std::to_string(e), "end");
+    s += svg::text(cl, ct - 8, fs, words.curves) +
+         svg::text(cl + cw, ct + ch + 18, fs, std::to_string(paths.front().f.size() - 1), "end") +
+         svg::text(cl, ct + ch + 18, fs, "0");
     for (const Path& p : paths) {
         std::string line;
         for (size_t k = 0; k < p.f.size(); ++k) line += (k ? "L" : "M") + xy(cx(k, p.f.size()), cy(p.f[k]));
-        s += "<path fill=\"none\" stroke=\"" + p.color + "\" stroke-width=\"1.5\" d=\"" + line + "\"/>\n";
+        s += svg::path(line, "fill=\"none\" stroke=\"" + p.color + "\" stroke-width=\"1.5\"");
     }
-    s += "</svg>\n";
-    std::ofstream out(file);
-    if (!(out << s)) throw std::runtime_error("valley_svg: cannot write " + file);
+    svg::write_file(file, s + svg::footer());
+    svg::check_file(file);
 }
 
 }  // namespace valley_svg
