@@ -39,7 +39,8 @@ symbols() {
     fi
     [ -f "$object" ] || { echo "forbidden_calls: no object $object (build its target first)" >&2; return 2; }
     # "ADDRESS TYPE NAME", the address blank for a symbol the object needs
-    "$nm" -C "$object" 2>/dev/null | sed -E 's/^[[:xdigit:]]*[[:space:]]+[A-Za-z?-][[:space:]]+//' ||
+    # (without libstdc++'s ABI tags: "Adam::state[abi:cxx11]() const" is matched as "Adam::state() const")
+    "$nm" -C "$object" 2>/dev/null | sed -E 's/^[[:xdigit:]]*[[:space:]]+[A-Za-z?-][[:space:]]+//; s/\[abi:[^]]*\]//g' ||
         { echo "forbidden_calls: $nm could not read $object" >&2; return 2; }
 }
 
