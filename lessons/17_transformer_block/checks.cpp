@@ -67,7 +67,7 @@ inline std::string forward_diagnosis(pg::nn::Block& b, const pg::Tensor& x, cons
         {ln2(post + mlp(post)),
          lesson::tr("post-norm: you normalised after each addition, ln(x + f(x)); the GPT is pre-norm: normalise what goes "
                     "into each sublayer and add its output to the unnormalised stream, h = x + attn(ln1(x))",
-                    "后归一化（post-norm）：你在每次相加之后才做归一化，ln(x + f(x))；GPT 是前归一化（pre-norm）：对进入每个子层的东西做归一化，再把子层的输出加到未归一化的残差流上，h = x + attn(ln1(x))")},
+                    "后归一化：你在每次相加之后才做归一化，ln(x + f(x))；GPT 是前归一化：对进入每个子层的东西做归一化，再把子层的输出加到未归一化的残差流上，h = x + attn(ln1(x))")},
         {x + mlp(ln2(h)),
          lesson::tr("the second residual starts from x: y = h + mlp(ln2(h)), with h, so that attention's output stays in "
                     "the stream",
@@ -96,7 +96,7 @@ inline std::string forward_diagnosis(pg::nn::Block& b, const pg::Tensor& x, cons
         if (close(got, s.y, 1e-5)) return s.hint;
     return lesson::tr("pre-norm: normalise what goes *into* each sublayer, ln1 before attn and ln2 before mlp, and add the "
                       "sublayer's output to the unnormalised stream: h = x + attn(ln1(x)), y = h + mlp(ln2(h))",
-                      "前归一化（pre-norm）：对*进入*每个子层的东西做归一化，ln1 在 attn 之前，ln2 在 mlp 之前，再把子层的输出加到未归一化的残差流上：h = x + attn(ln1(x))，y = h + mlp(ln2(h))");
+                      "前归一化：对*进入*每个子层的东西做归一化，ln1 在 attn 之前，ln2 在 mlp 之前，再把子层的输出加到未归一化的残差流上：h = x + attn(ln1(x))，y = h + mlp(ln2(h))");
 }
 
 inline void expect_forward(const std::string& what, pg::nn::Block& block, const pg::Tensor& x, double tol) {
@@ -154,7 +154,7 @@ int main() {
         pg::Tensor y = exercise::block_forward(parts_of(block), x);
         lesson::expect_near("block_forward", y, block.forward(x), 1e-5, forward_diagnosis(block, x, y));
         lesson::expect(lesson::tr("block_forward's result", "block_forward 的结果"), y.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it from the modules and + (no pg::tensor(values), no detach)",
                                   "用这些模块和 + 来构建（不要 pg::tensor(values)，不要 detach）"));

@@ -13,6 +13,7 @@
 // mistake 13: the first residual adds x.detach() => add x itself, not x.detach()
 // mistake 14: the library's Block::forward called => you called block.forward(x)
 // mistake 15: ln2 forgotten, the MLP reads the raw stream => ln2 is missing
+// mistake 16: the LayerNorms counted without their biases => a LayerNorm has a bias too
 // Lesson 17's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
@@ -23,7 +24,7 @@ size_t exercise::block_parameter_count(size_t C) {
         unsigned c = static_cast<unsigned>(C);
         return 4 * c + (3 * c * c + 3 * c) + (c * c + c) + (4 * c * c + 4 * c) + (4 * c * c + c);
     }
-    size_t norms = mistake(2) ? 0 : 2 * (C + C);
+    size_t norms = mistake(2) ? 0 : mistake(16) ? 2 * C : 2 * (C + C);
     size_t qkv = 3 * C * C + 3 * C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + C;
     if (mistake(1)) { qkv = 3 * C * C; proj = C * C; fc = 4 * C * C; out = 4 * C * C; }  // no biases
     if (mistake(3)) out = 4 * C * C + 4 * C;
