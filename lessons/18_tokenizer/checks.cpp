@@ -101,7 +101,7 @@ static void expect_example(const std::string& what, const std::vector<int>& poem
     for (float v : batch.targets.to_vector()) want_tg.push_back(static_cast<int>(v));
     exercise::Example got = exercise::make_example(poem, slot);
     const size_t T = poet::kInputLength;
-    const std::string where = what + lesson::tr(", slot ", "，槽位 ") + std::to_string(slot);
+    const std::string where = what + lesson::tr(", slot ", "，字位 ") + std::to_string(slot);
 
     if (got.inputs.size() != T || got.targets.size() != T)
         throw lesson::CheckFailed(where + lesson::tr(": sizes", "：长度"),
@@ -119,8 +119,8 @@ static void expect_example(const std::string& what, const std::vector<int>& poem
             got.inputs[1] == poem[slot]
                 ? lesson::tr("k is poem[slot_position(slot)], not poem[slot]: a slot counts the 20 characters, a position the 24 "
                              "ids with the punctuation (slot ",
-                             "k 是 poem[slot_position(slot)]，不是 poem[slot]：槽位数的是 20 个字，位置数的是连标点在内的 24 "
-                             "个编号（槽位 ") +
+                             "k 是 poem[slot_position(slot)]，不是 poem[slot]：字位数的是 20 个字，位置数的是连标点在内的 24 "
+                             "个编号（字位 ") +
                       std::to_string(slot) + lesson::tr(" is position ", " 是位置 ") +
                       std::to_string(poet::quatrain::slot_position(slot)) + lesson::tr(")", "）")
                 : lesson::tr("the record starts BOS k SEP, k = poem[slot_position(slot)]",
@@ -223,7 +223,7 @@ int main() {
         const std::string overlong = lesson::tr("a code point takes its shortest form: 2 bytes only from U+0080, 3 from U+0800, "
                                                 "4 from U+10000; a longer one is overlong (name its lead byte)",
                                                 "码点要用最短的形式：从 U+0080 起才用 2 字节，从 U+0800 起用 3 字节，从 U+10000 起用 4 字节；更长的是超长编码（指出它的首字节）");
-        const std::vector<Case> cases = {
+        std::vector<Case> cases = {
             {lesson::tr("a stray continuation byte", "一个多出来的续字节"), "a\x80", 1,
              lesson::tr("a continuation byte 10xxxxxx cannot start a character", "续字节 10xxxxxx 不能开始一个字符")},
             {lesson::tr("a byte that never appears in UTF-8", "一个在 UTF-8 里从不出现的字节"), "\xFF", 0,
@@ -250,6 +250,38 @@ int main() {
             {lesson::tr("past the last code point", "超出最后一个码点"), "\xF4\x90\x80\x80", 0,
              lesson::tr("no code point lies beyond U+10FFFF", "U+10FFFF 之后没有码点")},
         };
+        // Every byte that cannot start a character, each in two settings, and the rest of the edges the
+        // README names: a 2-byte and a 4-byte character cut off, a 2-byte and a 4-byte overlong form.
+        const std::string continuation = lesson::tr("a continuation byte 10xxxxxx cannot start a character",
+                                                    "续字节 10xxxxxx 不能开始一个字符");
+        cases.push_back({lesson::tr("é without its second byte", "少了第二个字节的 é"), "\xC3", 0, cut});
+        cases.push_back({lesson::tr("the first two bytes of 𠀀", "𠀀 的前两个字节"), "\xF0\xA0", 0, cut});
+        cases.push_back({lesson::tr("U+007F as an overlong 2-byte form", "U+007F 的 2 字节超长编码"), "\xC1\xBF", 0, overlong});
+        cases.push_back({lesson::tr("/ as an overlong 4-byte form", "/ 的 4 字节超长编码"), "\xF0\x80\x80\xAF", 0, overlong});
+        for (unsigned b = 0x80; b <= 0xBF; ++b)
+            cases.push_back({lesson::tr("a continuation byte alone", "单独一个续字节"), std::string(1, static_cast<char>(b)), 0,
+                             continuation});
+        const std::string c0c1 = lesson::tr("0xC0 and 0xC1 cannot start a character (they could only start an overlong form): a "
+                                            "2-byte lead is 0xC2..0xDF",
+                                            "0xC0 和 0xC1 不能开始一个字符（它们只可能开始一个超长编码）：2 字节的首字节是 0xC2..0xDF");
+        const std::string f5f7 = lesson::tr("0xF5..0xF7 cannot start a character: a 4-byte lead is 0xF0..0xF4, a higher one "
+                                            "would start a code point past U+10FFFF",
+                                            "0xF5..0xF7 不能开始一个字符：4 字节的首字节是 0xF0..0xF4，更大的会开始一个超过 U+10FFFF 的码点");
+        const std::string f8ff = lesson::tr("0xF8..0xFF cannot start a character: a 4-byte lead is 11110xxx, (lead & 0xF8) == 0xF0, "
+                                            "and only 0xF0..0xF4",
+                                            "0xF8..0xFF 不能开始一个字符：4 字节的首字节是 11110xxx，即 (lead & 0xF8) == 0xF0，而且只有 0xF0..0xF4");
+        // 0xF8..0xFF first: a decoder that takes every 1111xxxx for a lead is named by their hint, not by 0xF5..0xF7's
+        for (unsigned b : {0xF8u, 0xF9u, 0xFAu, 0xFBu, 0xFCu, 0xFDu, 0xFEu, 0xFFu, 0xC0u, 0xC1u, 0xF5u, 0xF6u, 0xF7u}) {
+            const std::string lead(1, static_cast<char>(b));
+            const std::string& hint = b <= 0xC1 ? c0c1 : b <= 0xF7 ? f5f7 : f8ff;
+            // with continuation bytes after it, a decoder that takes it for a lead byte may return a character
+            cases.push_back({lesson::tr("a byte that cannot start a character, then continuation bytes",
+                                        "一个不能开始字符的字节，后面跟着续字节"),
+                             lead + (b <= 0xC1 ? "\xAF" : "\x90\x80\x80"), 0, hint});
+            // with ASCII after it, such a decoder names the offset of the first "continuation byte", 1
+            cases.push_back({lesson::tr("a byte that cannot start a character, then ASCII", "一个不能开始字符的字节，后面跟着 ASCII"),
+                             lead + "AAA", 0, hint});
+        }
         size_t same = 0;  // messages word for word those of poet::decode_utf8, "... byte offset N: <why>"
         for (const Case& c : cases) {
             std::string mine = check18::expect_invalid(c.what, c.bytes, c.offset, c.hint), theirs;
@@ -258,6 +290,8 @@ int main() {
             } catch (const std::invalid_argument& e) {
                 theirs = std::string(e.what()).substr(std::string(e.what()).find("byte offset"));
             }
+            if (theirs.rfind("byte offset " + std::to_string(c.offset) + ":", 0) != 0)  // the check's own promise
+                throw std::logic_error("check18: poet::decode_utf8 names another offset for " + check18::hex_bytes(c.bytes));
             same += mine.size() >= theirs.size() && mine.compare(mine.size() - theirs.size(), theirs.size(), theirs) == 0;
         }
         lesson::expect(lesson::tr("your error messages", "你的报错信息"), same < cases.size(),
@@ -356,7 +390,7 @@ int main() {
                        lesson::tr("decode the text with your own utf8_decode, then look each character up (not tok.encode)",
                                   "用你自己的 utf8_decode 解码文本，再逐个查字符（不要用 tok.encode）"));
     });
-    checks.run(lesson::tr("decode: ids back to text, the special tokens by name", "decode：把编号还原成文本，特殊记号写成名字"), [&] {
+    checks.run(lesson::tr("decode: ids back to text, the special tokens by name", "decode：把编号还原成文本，特殊标记写成名字"), [&] {
         std::vector<int> ids = tok.encode(chunxiao);
         ids.insert(ids.begin(), {Tokenizer::BOS, tok.id(U'花'), Tokenizer::SEP});
         ids.push_back(Tokenizer::EOS);
@@ -377,11 +411,11 @@ int main() {
             lesson::tr("ids run from 0 to V - 1: tok.char_of(id) and tok.token_str(id) throw for any other; let them",
                        "编号从 0 到 V - 1：遇到其他编号，tok.char_of(id) 和 tok.token_str(id) 会抛出异常；让它们抛"));
     });
-    checks.run(lesson::tr("make_example: 春晓 with k = 花 (slot 15)", "make_example：春晓，k = 花（槽位 15）"), [&] {
+    checks.run(lesson::tr("make_example: 春晓 with k = 花 (slot 15)", "make_example：春晓，k = 花（字位 15）"), [&] {
         check18::expect_example("make_example(春晓, 15)", tok.encode(chunxiao), 15);
     });
     checks.run(lesson::tr("make_example against make_batch: 300 random poems and slots",
-                          "make_example 与 make_batch 对比：随机的 300 首诗和槽位"), [&] {
+                          "make_example 与 make_batch 对比：随机的 300 首诗和字位"), [&] {
         pg::Generator slots(1819);
         for (const auto& poem : poems)
             check18::expect_example(lesson::tr("make_example(a poem)", "make_example(一首诗)"), tok.encode(poet::encode_utf8(poem)),

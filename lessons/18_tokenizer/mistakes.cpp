@@ -10,6 +10,12 @@
 // mistake 10: encode with tok.id, which throws for a character outside the vocabulary => becomes Tokenizer::UNK
 // mistake 11: encode gives one id per byte => one id per character, not per byte
 // mistake 12: utf8_decode calls poet::decode_utf8 => write the decoder yourself
+// mistake 13: the 4-byte lead tested with (lead & 0xF0) == 0xF0, so 0xF8..0xFF start characters => 0xF8..0xFF cannot start a character
+// mistake 14: overlong forms accepted (no check against the shortest form) => a code point takes its shortest form
+// mistake 15: surrogates accepted => are surrogates, not characters
+// mistake 16: code points past U+10FFFF accepted => no code point lies beyond U+10FFFF
+// mistake 17: the 2-byte lead tested with (lead & 0xE0) == 0xC0, so 0xC0 and 0xC1 start characters => 0xC0 and 0xC1 cannot start a character
+// mistake 18: the 4-byte lead tested with (lead & 0xF8) == 0xF0, so 0xF5..0xF7 start characters => 0xF5..0xF7 cannot start a character
 // Lesson 18's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines that ask for a mistake.
@@ -31,10 +37,12 @@ std::u32string exercise::utf8_decode(const std::string& bytes) {
         size_t extra;
         char32_t c;
         if (lead < 0x80) { extra = 0; c = lead; }
-        else if ((lead & 0xE0) == 0xC0) { extra = 1; c = lead & 0x1F; }
-        else if ((lead & 0xF0) == 0xE0) { extra = 2; c = lead & (mistake(6) ? 0x3F : 0x0F); }
-        else if (!mistake(5) && (lead & 0xF8) == 0xF0) { extra = 3; c = lead & 0x07; }
-        else invalid(i, "a continuation byte or 0xF8..0xFF cannot start a character");
+        else if (mistake(17) ? (lead & 0xE0) == 0xC0 : lead >= 0xC2 && lead <= 0xDF) { extra = 1; c = lead & 0x1F; }
+        else if (lead >= 0xE0 && lead <= 0xEF) { extra = 2; c = lead & (mistake(6) ? 0x3F : 0x0F); }
+        else if (!mistake(5) && (mistake(13)   ? (lead & 0xF0) == 0xF0       // 0xF8..0xFF taken too
+                                 : mistake(18) ? (lead & 0xF8) == 0xF0       // 0xF5..0xF7 taken too
+                                               : lead >= 0xF0 && lead <= 0xF4)) { extra = 3; c = lead & 0x07; }
+        else invalid(i, "0x80..0xC1 and 0xF5..0xFF cannot start a character");
         if (i + extra >= bytes.size()) {
             if (mistake(7)) break;
             invalid(i, "the character is cut off by the end of the text");
@@ -44,9 +52,9 @@ std::u32string exercise::utf8_decode(const std::string& bytes) {
             if ((b & 0xC0) != 0x80) invalid(i + k, "a continuation byte 10xxxxxx was expected here");
             c = (c << 6) | (b & 0x3F);
         }
-        if (c < smallest[extra]) invalid(i, "overlong form");
-        if (c >= 0xD800 && c <= 0xDFFF) invalid(i, "a surrogate is not a character");
-        if (c > 0x10FFFF) invalid(i, "beyond U+10FFFF");
+        if (!mistake(14) && c < smallest[extra]) invalid(i, "overlong form");
+        if (!mistake(15) && c >= 0xD800 && c <= 0xDFFF) invalid(i, "a surrogate is not a character");
+        if (!mistake(16) && c > 0x10FFFF) invalid(i, "beyond U+10FFFF");
         out.push_back(c);
         i += extra + 1;
     }
