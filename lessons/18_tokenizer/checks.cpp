@@ -100,6 +100,14 @@ static void expect_example(const std::string& what, const std::vector<int>& poem
     for (float v : batch.inputs.to_vector()) want_in.push_back(static_cast<int>(v));
     for (float v : batch.targets.to_vector()) want_tg.push_back(static_cast<int>(v));
     exercise::Example got = exercise::make_example(poem, slot);
+    // the previous call's record and answer: an answer that stays the same while the record changes is
+    // a stored (static) one
+    static std::vector<int> last_record;
+    static exercise::Example last_got;
+    const bool repeated = !last_record.empty() && last_record != record && got.inputs == last_got.inputs &&
+                          got.targets == last_got.targets;
+    last_record = record;
+    last_got = got;
     const size_t T = poet::kInputLength;
     const std::string where = what + lesson::tr(", slot ", "，字位 ") + std::to_string(slot);
 
@@ -112,6 +120,12 @@ static void expect_example(const std::string& what, const std::vector<int>& poem
                                              "targets the last 27",
                                              "记录 BOS k SEP poem EOS 共有 1 + 1 + 1 + 24 + 1 = 28 个编号：输入是前 27 个，"
                                              "目标是后 27 个"));
+    if (repeated)
+        throw lesson::CheckFailed(where, ids_str(want_in), ids_str(got.inputs),
+                                  lesson::tr("the same example as for the previous poem, whose record differs: build "
+                                             "it from this call's poem and slot every time (no static, no stored answer)",
+                                             "和上一首诗给出的例子一模一样，而两条记录并不相同：每次都要用这一次的 poem 和 "
+                                             "slot 来构造（不要用 static，也不要存下上次的答案）"));
     const int k = poem[poet::quatrain::slot_position(slot)];
     if (got.inputs[1] != k)
         throw lesson::CheckFailed(

@@ -16,6 +16,7 @@
 // mistake 16: code points past U+10FFFF accepted => no code point lies beyond U+10FFFF
 // mistake 17: the 2-byte lead tested with (lead & 0xE0) == 0xC0, so 0xC0 and 0xC1 start characters => 0xC0 and 0xC1 cannot start a character
 // mistake 18: the 4-byte lead tested with (lead & 0xF8) == 0xF0, so 0xF5..0xF7 start characters => 0xF5..0xF7 cannot start a character
+// mistake 19: make_example keeps its first answer in a static => the same example as for the previous poem
 // Lesson 18's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines that ask for a mistake.
@@ -103,6 +104,8 @@ std::string exercise::decode(const poet::Tokenizer& tok, const std::vector<int>&
 }
 
 exercise::Example exercise::make_example(const std::vector<int>& poem, size_t slot) {
+    static Example kept;  // mistake 19: the first answer, kept
+    if (mistake(19) && !kept.inputs.empty()) return kept;
     const int k = poem[mistake(4) ? slot : poet::quatrain::slot_position(slot)];
     std::vector<int> record = {poet::Tokenizer::BOS, k, poet::Tokenizer::SEP};
     record.insert(record.end(), poem.begin(), poem.end());
@@ -114,5 +117,6 @@ exercise::Example exercise::make_example(const std::vector<int>& poem, size_t sl
         ex.inputs.push_back(record[t]);
         ex.targets.push_back(t < first ? poet::kIgnore : record[mistake(1) ? t : t + 1]);
     }
+    if (mistake(19)) kept = ex;
     return ex;
 }
