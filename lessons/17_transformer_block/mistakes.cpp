@@ -14,12 +14,14 @@
 // mistake 14: the library's Block::forward called => you called block.forward(x)
 // mistake 15: ln2 forgotten, the MLP reads the raw stream => ln2 is missing
 // mistake 16: the LayerNorms counted without their biases => a LayerNorm has a bias too
+// mistake 17: the count for C = 8 written in, 872 for every C => the count is a function of C
 // Lesson 17's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
 using lesson::mistake;
 
 size_t exercise::block_parameter_count(size_t C) {
+    if (mistake(17)) return 872;
     if (mistake(5)) {
         unsigned c = static_cast<unsigned>(C);
         return 4 * c + (3 * c * c + 3 * c) + (c * c + c) + (4 * c * c + 4 * c) + (4 * c * c + c);
