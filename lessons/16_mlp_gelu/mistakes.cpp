@@ -15,6 +15,7 @@
 // mistake 15: out without its bias => out without its bias
 // mistake 16: ReLU written in place of GELU => your values are relu(x), max(0, x)
 // mistake 17: the x in front dropped, 0.5 (1 + tanh(u)) => the x in front is missing
+// mistake 18: gelu keeps its first answer in a static => the same values as for the previous input
 // Lesson 16's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <cmath>
@@ -22,6 +23,8 @@
 using lesson::mistake;
 
 pg::Tensor exercise::gelu(const pg::Tensor& x) {
+    static pg::Tensor kept;  // mistake 18: the first answer, kept
+    if (mistake(18) && kept.numel() > 0) return kept;
     if (mistake(6)) return pg::gelu(x);
     const float pi = 3.14159265358979f;
     const float k = mistake(1) ? std::sqrt(2.f * pi) : std::sqrt(2.f / pi);
@@ -38,6 +41,7 @@ pg::Tensor exercise::gelu(const pg::Tensor& x) {
         else if (mistake(5)) y[i] = 0.5f * v * (1.f + (std::exp(u) - std::exp(-u)) / (std::exp(u) + std::exp(-u)));
         else y[i] = 0.5f * v * (1.f + std::tanh(u));
     }
+    if (mistake(18)) kept = pg::tensor(y, x.shape());
     return pg::tensor(y, x.shape());
 }
 
