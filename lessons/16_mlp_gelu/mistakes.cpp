@@ -16,6 +16,7 @@
 // mistake 16: ReLU written in place of GELU => your values are relu(x), max(0, x)
 // mistake 17: the x in front dropped, 0.5 (1 + tanh(u)) => the x in front is missing
 // mistake 18: gelu keeps its first answer in a static => the same values as for the previous input
+// mistake 19: feed_forward keeps its first answer in a static => feed_forward gave the same values as for the previous input
 // Lesson 16's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <cmath>
@@ -46,6 +47,8 @@ pg::Tensor exercise::gelu(const pg::Tensor& x) {
 }
 
 pg::Tensor exercise::feed_forward(const pg::nn::MLP& mlp, const pg::Tensor& x) {
+    static pg::Tensor kept;  // mistake 19: the first answer, kept
+    if (mistake(19) && kept.numel() > 0) return kept;
     if (mistake(12)) return mlp.forward(x);
     if (mistake(13)) {
         pg::Tensor h = pg::matmul(x, mlp.fc.weight) + mlp.fc.bias;
@@ -55,5 +58,6 @@ pg::Tensor exercise::feed_forward(const pg::nn::MLP& mlp, const pg::Tensor& x) {
     if (mistake(8)) h = pg::relu(h);
     else if (!mistake(9)) h = exercise::gelu(h);
     pg::Tensor y = pg::linear(h, mlp.out.weight, mistake(10) || mistake(15) ? pg::Tensor() : mlp.out.bias);  // (B,T,4C) -> (B,T,C)
+    if (mistake(19)) kept = y;
     return mistake(11) ? x + y : y;
 }
