@@ -29,6 +29,13 @@ static std::string ids_str(const std::vector<int>& ids) {
     return "[" + out + "]";
 }
 
+// The hint for an answer that did not change while the input did: one kept from an earlier call.
+static std::string stored_hint(const std::string& function, const std::string& previous) {
+    return lesson::tr("the same answer as for the previous input, ", "和上一次输入 ") + previous +
+           lesson::tr(": " + function + " must compute it from this call's input every time (no static, no stored answer)",
+                      " 给出的答案一模一样：" + function + " 每次都要用这一次的输入来算（不要用 static，也不要存下上次的答案）");
+}
+
 static std::string mask_hint() {
     return lesson::tr("the right number of characters but the wrong code point: keep only the lead byte's payload bits "
                       "(lead & 0x1F, & 0x0F, & 0x07 for 2, 3, 4 bytes), then add 6 bits per continuation byte: c = (c << 6) | (b & 0x3F)",
@@ -47,7 +54,15 @@ static void expect_decodes(const std::string& what, const std::string& bytes, co
                                   std::string("std::invalid_argument: ") + e.what(),
                                   lesson::tr("this is valid UTF-8: ", "这是合法的 UTF-8：") + length_hint);
     }
+    static std::string last_bytes;  // the previous call's bytes and answer
+    static std::u32string last_got;
+    const bool repeated = !last_bytes.empty() && last_bytes != bytes && got == last_got;
+    const std::string previous = hex_bytes(last_bytes);
+    last_bytes = bytes, last_got = got;
     if (got == want) return;
+    if (repeated)
+        throw lesson::CheckFailed(what + lesson::tr(" of ", " 作用于 ") + hex_bytes(bytes), code_points(want), code_points(got),
+                                  stored_hint("utf8_decode", previous));
     std::string hint = length_hint;
     for (char32_t c : got)
         if (c >= 0xFFFFFF80)
@@ -317,11 +332,15 @@ int main() {
     });
     checks.run(lesson::tr("utf8_encode: the code points at the edges of 1, 2, 3 and 4 bytes",
                           "utf8_encode：位于 1、2、3、4 字节交界处的码点"), [] {
+        std::string last_got;
+        char32_t last_c = 0;
         for (char32_t c : std::u32string{0x0, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E00, 0xFF0C, 0xFFFF, 0x10000,
                                          0x20000, 0x10FFFF}) {
             std::string want = poet::encode_utf8(c), got = exercise::utf8_encode(std::u32string(1, c));
+            const bool repeated = c != 0 && got == last_got;
             std::string hint =
-                got.size() != want.size()
+                repeated ? check18::stored_hint("utf8_encode", poet::code_point_str(last_c))
+                : got.size() != want.size()
                     ? poet::code_point_str(c) + lesson::tr(" takes ", " 占 ") + std::to_string(want.size()) +
                           lesson::tr(" bytes: 1 below U+0080, 2 below U+0800, 3 below U+10000, 4 up to U+10FFFF (compare with <, "
                                      "not <=)",
@@ -333,6 +352,7 @@ int main() {
                                  "每个续字节是 0x80 | 接下来的 6 位");
             lesson::expect("utf8_encode(" + poet::code_point_str(c) + ")", got == want, check18::hex_bytes(want),
                            check18::hex_bytes(got), hint);
+            last_got = got, last_c = c;
         }
     });
     checks.run(lesson::tr("utf8_encode: 300 random poems give the corpus's bytes back",
@@ -365,12 +385,18 @@ int main() {
                                                  "这段文本是合法的 UTF-8：先让 utf8_decode 通过它自己的检查"));
         }
     };
+    std::string last_text;  // expect_ids' previous call: its text and answer
+    std::vector<int> last_ids;
     auto expect_ids = [&](const std::string& what, const std::string& text) {
         std::vector<int> want = tok.encode(text, /*allow_unknown=*/true), got = learner_encode(what, text);
-        std::string hint = lesson::tr("one id per character, punctuation included: tok.id_or_unk(c) for each code point of "
+        const bool repeated = !last_text.empty() && last_text != text && got == last_ids;
+        const std::string previous = last_text;
+        last_text = text, last_ids = got;
+        std::string hint = repeated ? check18::stored_hint("encode", "\"" + previous + "\"") : lesson::tr("one id per character, punctuation included: tok.id_or_unk(c) for each code point of "
                                       "utf8_decode(text)",
                                       "每个字符一个编号，标点也算：对 utf8_decode(text) 的每个码点用 tok.id_or_unk(c)");
-        if (got.size() == text.size() && want.size() != text.size())
+        if (repeated) {
+        } else if (got.size() == text.size() && want.size() != text.size())
             hint = lesson::tr("one id per character, not per byte: decode the UTF-8 to code points first",
                               "每个字符一个编号，不是每个字节一个：先把 UTF-8 解码成码点");
         else if (exercise::utf8_decode(text) != poet::decode_utf8(text))
@@ -415,10 +441,14 @@ int main() {
                        lesson::tr("a special id (0..4) prints as its name, tok.token_str(id); any other id is its character, "
                                   "utf8_encode of tok.char_of(id)",
                                   "特殊编号（0..4）打印成它的名字，tok.token_str(id)；其他编号就是它的字符，即 tok.char_of(id) 的 utf8_encode"));
+        std::string last_text = tok.decode(ids), last_got = exercise::decode(tok, ids);
         for (const auto& poem : poems) {
             std::string text = poet::encode_utf8(poem), got = exercise::decode(tok, tok.encode(text));
-            lesson::expect("decode(tok, encode(poem))", got == text, text, got, lesson::tr("the characters in order, as UTF-8",
-                                                                                           "按顺序排列的字符，用 UTF-8 表示"));
+            lesson::expect("decode(tok, encode(poem))", got == text, text, got,
+                           text != last_text && got == last_got
+                               ? check18::stored_hint("decode", last_text)
+                               : lesson::tr("the characters in order, as UTF-8", "按顺序排列的字符，用 UTF-8 表示"));
+            last_text = text, last_got = got;
         }
         lesson::expect_throws<std::out_of_range>(
             "decode(tok, {V})", "std::out_of_range", [&] { exercise::decode(tok, {static_cast<int>(tok.size())}); },

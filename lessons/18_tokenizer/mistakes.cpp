@@ -17,6 +17,10 @@
 // mistake 17: the 2-byte lead tested with (lead & 0xE0) == 0xC0, so 0xC0 and 0xC1 start characters => 0xC0 and 0xC1 cannot start a character
 // mistake 18: the 4-byte lead tested with (lead & 0xF8) == 0xF0, so 0xF5..0xF7 start characters => 0xF5..0xF7 cannot start a character
 // mistake 19: make_example keeps its first answer in a static => the same example as for the previous poem
+// mistake 20: utf8_decode keeps its first answer in a static => utf8_decode must compute it from this call's input
+// mistake 21: utf8_encode keeps its first answer in a static => utf8_encode must compute it from this call's input
+// mistake 22: encode keeps its first answer in a static => encode must compute it from this call's input
+// mistake 23: decode keeps its first answer in a static => decode must compute it from this call's input
 // Lesson 18's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines that ask for a mistake.
@@ -29,6 +33,9 @@ using lesson::mistake;
 }
 
 std::u32string exercise::utf8_decode(const std::string& bytes) {
+    static std::u32string kept;  // mistake 20: the first answer, kept
+    static bool have = false;
+    if (mistake(20) && have) return kept;
     if (mistake(12)) return poet::decode_utf8(bytes);
     static const char32_t smallest[4] = {0, 0x80, 0x800, 0x10000};
     std::u32string out;
@@ -59,10 +66,14 @@ std::u32string exercise::utf8_decode(const std::string& bytes) {
         out.push_back(c);
         i += extra + 1;
     }
+    if (mistake(20)) kept = out, have = true;
     return out;
 }
 
 std::string exercise::utf8_encode(const std::u32string& text) {
+    static std::string kept;  // mistake 21: the first answer, kept
+    static bool have = false;
+    if (mistake(21) && have) return kept;
     std::string out;
     auto put = [&](unsigned byte) { out += static_cast<char>(byte); };
     for (char32_t c : text) {
@@ -82,24 +93,33 @@ std::string exercise::utf8_encode(const std::u32string& text) {
             put(0x80 | (c & 0x3F));
         }
     }
+    if (mistake(21)) kept = out, have = true;
     return out;
 }
 
 std::vector<int> exercise::encode(const poet::Tokenizer& tok, const std::string& text) {
+    static std::vector<int> kept;  // mistake 22: the first answer, kept
+    static bool have = false;
+    if (mistake(22) && have) return kept;
     std::vector<int> ids;
     if (mistake(11))
         for (unsigned char b : text) ids.push_back(tok.id_or_unk(b));
     else
         for (char32_t c : utf8_decode(text)) ids.push_back(mistake(10) ? tok.id(c) : tok.id_or_unk(c));
+    if (mistake(22)) kept = ids, have = true;
     return ids;
 }
 
 std::string exercise::decode(const poet::Tokenizer& tok, const std::vector<int>& ids) {
+    static std::string kept;  // mistake 23: the first answer, kept
+    static bool have = false;
+    if (mistake(23) && have) return kept;
     std::string text;
     for (int id : ids) {
         if (id >= 0 && id < poet::Tokenizer::num_special) text += tok.token_str(id);
         else text += utf8_encode(std::u32string(1, tok.char_of(id)));
     }
+    if (mistake(23)) kept = text, have = true;
     return text;
 }
 
