@@ -11,6 +11,12 @@
 // mistake 11: the residual added inside the MLP, x + out(gelu(fc(x))) => the residual belongs to the block
 // mistake 12: mlp.forward called => mlp.forward calls pg::gelu too
 // mistake 13: x @ W with the weight as stored, (out, in) => a Linear's weight is (out, in)
+// mistake 14: fc without its bias => fc without its bias
+// mistake 15: out without its bias => out without its bias
+// mistake 16: ReLU written in place of GELU => your values are relu(x), max(0, x)
+// mistake 17: the x in front dropped, 0.5 (1 + tanh(u)) => the x in front is missing
+// mistake 18: gelu keeps its first answer in a static => the same values as for the previous input
+// mistake 19: feed_forward keeps its first answer in a static => feed_forward gave the same values as for the previous input
 // Lesson 16's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <cmath>
@@ -18,6 +24,8 @@
 using lesson::mistake;
 
 pg::Tensor exercise::gelu(const pg::Tensor& x) {
+    static pg::Tensor kept;  // mistake 18: the first answer, kept
+    if (mistake(18) && kept.numel() > 0) return kept;
     if (mistake(6)) return pg::gelu(x);
     const float pi = 3.14159265358979f;
     const float k = mistake(1) ? std::sqrt(2.f * pi) : std::sqrt(2.f / pi);
@@ -29,21 +37,27 @@ pg::Tensor exercise::gelu(const pg::Tensor& x) {
                                : k * (v + 0.044715f * v * v * v);
         if (mistake(2)) y[i] = v * (1.f + std::tanh(u));
         else if (mistake(4)) y[i] = 0.5f * v * (1.f + std::erf(v / std::sqrt(2.f)));
+        else if (mistake(16)) y[i] = v > 0.f ? v : 0.f;
+        else if (mistake(17)) y[i] = 0.5f * (1.f + std::tanh(u));
         else if (mistake(5)) y[i] = 0.5f * v * (1.f + (std::exp(u) - std::exp(-u)) / (std::exp(u) + std::exp(-u)));
         else y[i] = 0.5f * v * (1.f + std::tanh(u));
     }
+    if (mistake(18)) kept = pg::tensor(y, x.shape());
     return pg::tensor(y, x.shape());
 }
 
 pg::Tensor exercise::feed_forward(const pg::nn::MLP& mlp, const pg::Tensor& x) {
+    static pg::Tensor kept;  // mistake 19: the first answer, kept
+    if (mistake(19) && kept.numel() > 0) return kept;
     if (mistake(12)) return mlp.forward(x);
     if (mistake(13)) {
         pg::Tensor h = pg::matmul(x, mlp.fc.weight) + mlp.fc.bias;
         return pg::matmul(exercise::gelu(h), mlp.out.weight) + mlp.out.bias;
     }
-    pg::Tensor h = pg::linear(x, mlp.fc.weight, mistake(10) ? pg::Tensor() : mlp.fc.bias);  // (B,T,C) -> (B,T,4C)
+    pg::Tensor h = pg::linear(x, mlp.fc.weight, mistake(10) || mistake(14) ? pg::Tensor() : mlp.fc.bias);  // (B,T,C) -> (B,T,4C)
     if (mistake(8)) h = pg::relu(h);
     else if (!mistake(9)) h = exercise::gelu(h);
-    pg::Tensor y = pg::linear(h, mlp.out.weight, mistake(10) ? pg::Tensor() : mlp.out.bias);  // (B,T,4C) -> (B,T,C)
+    pg::Tensor y = pg::linear(h, mlp.out.weight, mistake(10) || mistake(15) ? pg::Tensor() : mlp.out.bias);  // (B,T,4C) -> (B,T,C)
+    if (mistake(19)) kept = y;
     return mistake(11) ? x + y : y;
 }

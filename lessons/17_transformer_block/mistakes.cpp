@@ -13,17 +13,21 @@
 // mistake 13: the first residual adds x.detach() => add x itself, not x.detach()
 // mistake 14: the library's Block::forward called => you called block.forward(x)
 // mistake 15: ln2 forgotten, the MLP reads the raw stream => ln2 is missing
+// mistake 16: the LayerNorms counted without their biases => a LayerNorm has a bias too
+// mistake 17: the count for C = 8 written in, 872 for every C => the count is a function of C
+// mistake 18: block_forward keeps its first answer in a static => block_forward gave the same values as for the previous block
 // Lesson 17's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
 using lesson::mistake;
 
 size_t exercise::block_parameter_count(size_t C) {
+    if (mistake(17)) return 872;
     if (mistake(5)) {
         unsigned c = static_cast<unsigned>(C);
         return 4 * c + (3 * c * c + 3 * c) + (c * c + c) + (4 * c * c + 4 * c) + (4 * c * c + c);
     }
-    size_t norms = mistake(2) ? 0 : 2 * (C + C);
+    size_t norms = mistake(2) ? 0 : mistake(16) ? 2 * C : 2 * (C + C);
     size_t qkv = 3 * C * C + 3 * C, proj = C * C + C, fc = 4 * C * C + 4 * C, out = 4 * C * C + C;
     if (mistake(1)) { qkv = 3 * C * C; proj = C * C; fc = 4 * C * C; out = 4 * C * C; }  // no biases
     if (mistake(3)) out = 4 * C * C + 4 * C;
@@ -32,6 +36,8 @@ size_t exercise::block_parameter_count(size_t C) {
 }
 
 pg::Tensor exercise::block_forward(const BlockParts& block, const pg::Tensor& x) {
+    static pg::Tensor kept;  // mistake 18: the first answer, kept
+    if (mistake(18) && kept.numel() > 0) return kept;
     if (mistake(14)) return block.forward(x);
     if (mistake(6)) {  // post-norm
         pg::Tensor h = block.ln1.forward(x + block.attn.forward(x));
@@ -43,5 +49,7 @@ pg::Tensor exercise::block_forward(const BlockParts& block, const pg::Tensor& x)
     pg::Tensor a = mistake(12) ? x : ln1.forward(x);  // what attention reads
     pg::Tensor h = (mistake(11) ? a : mistake(13) ? x.detach() : x) + block.attn.forward(a);
     pg::Tensor m = block.mlp.forward(mistake(15) ? h : ln2.forward(mistake(8) ? x : h));
-    return (mistake(7) ? x : h) + m;
+    pg::Tensor y = (mistake(7) ? x : h) + m;
+    if (mistake(18)) kept = y;
+    return y;
 }

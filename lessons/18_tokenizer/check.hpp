@@ -14,7 +14,8 @@
 
 namespace exercise {
 // UTF-8 bytes -> code points. Invalid input throws std::invalid_argument whose message says
-// "byte offset N": the offset of a byte that cannot start a character, or of the byte where a
+// "byte offset N": the offset of a byte that cannot start a character (a continuation byte
+// 0x80..0xBF, 0xC0, 0xC1 or 0xF5..0xFF), or of the byte where a
 // continuation byte (10xxxxxx) was expected; for a character cut off by the end of the text, an
 // overlong form, a surrogate (U+D800..U+DFFF) or a code point past U+10FFFF, the offset of its lead byte.
 std::u32string utf8_decode(const std::string& bytes);

@@ -29,6 +29,13 @@ static std::string ids_str(const std::vector<int>& ids) {
     return "[" + out + "]";
 }
 
+// The hint for an answer that did not change while the input did: one kept from an earlier call.
+static std::string stored_hint(const std::string& function, const std::string& previous) {
+    return lesson::tr("the same answer as for the previous input, ", "和上一次输入 ") + previous +
+           lesson::tr(": " + function + " must compute it from this call's input every time (no static, no stored answer)",
+                      " 给出的答案一模一样：" + function + " 每次都要用这一次的输入来算（不要用 static，也不要存下上次的答案）");
+}
+
 static std::string mask_hint() {
     return lesson::tr("the right number of characters but the wrong code point: keep only the lead byte's payload bits "
                       "(lead & 0x1F, & 0x0F, & 0x07 for 2, 3, 4 bytes), then add 6 bits per continuation byte: c = (c << 6) | (b & 0x3F)",
@@ -47,7 +54,15 @@ static void expect_decodes(const std::string& what, const std::string& bytes, co
                                   std::string("std::invalid_argument: ") + e.what(),
                                   lesson::tr("this is valid UTF-8: ", "这是合法的 UTF-8：") + length_hint);
     }
+    static std::string last_bytes;  // the previous call's bytes and answer
+    static std::u32string last_got;
+    const bool repeated = !last_bytes.empty() && last_bytes != bytes && got == last_got;
+    const std::string previous = hex_bytes(last_bytes);
+    last_bytes = bytes, last_got = got;
     if (got == want) return;
+    if (repeated)
+        throw lesson::CheckFailed(what + lesson::tr(" of ", " 作用于 ") + hex_bytes(bytes), code_points(want), code_points(got),
+                                  stored_hint("utf8_decode", previous));
     std::string hint = length_hint;
     for (char32_t c : got)
         if (c >= 0xFFFFFF80)
@@ -100,8 +115,16 @@ static void expect_example(const std::string& what, const std::vector<int>& poem
     for (float v : batch.inputs.to_vector()) want_in.push_back(static_cast<int>(v));
     for (float v : batch.targets.to_vector()) want_tg.push_back(static_cast<int>(v));
     exercise::Example got = exercise::make_example(poem, slot);
+    // the previous call's record and answer: an answer that stays the same while the record changes is
+    // a stored (static) one
+    static std::vector<int> last_record;
+    static exercise::Example last_got;
+    const bool repeated = !last_record.empty() && last_record != record && got.inputs == last_got.inputs &&
+                          got.targets == last_got.targets;
+    last_record = record;
+    last_got = got;
     const size_t T = poet::kInputLength;
-    const std::string where = what + lesson::tr(", slot ", "，槽位 ") + std::to_string(slot);
+    const std::string where = what + lesson::tr(", slot ", "，字位 ") + std::to_string(slot);
 
     if (got.inputs.size() != T || got.targets.size() != T)
         throw lesson::CheckFailed(where + lesson::tr(": sizes", "：长度"),
@@ -112,6 +135,12 @@ static void expect_example(const std::string& what, const std::vector<int>& poem
                                              "targets the last 27",
                                              "记录 BOS k SEP poem EOS 共有 1 + 1 + 1 + 24 + 1 = 28 个编号：输入是前 27 个，"
                                              "目标是后 27 个"));
+    if (repeated)
+        throw lesson::CheckFailed(where, ids_str(want_in), ids_str(got.inputs),
+                                  lesson::tr("the same example as for the previous poem, whose record differs: build "
+                                             "it from this call's poem and slot every time (no static, no stored answer)",
+                                             "和上一首诗给出的例子一模一样，而两条记录并不相同：每次都要用这一次的 poem 和 "
+                                             "slot 来构造（不要用 static，也不要存下上次的答案）"));
     const int k = poem[poet::quatrain::slot_position(slot)];
     if (got.inputs[1] != k)
         throw lesson::CheckFailed(
@@ -119,8 +148,8 @@ static void expect_example(const std::string& what, const std::vector<int>& poem
             got.inputs[1] == poem[slot]
                 ? lesson::tr("k is poem[slot_position(slot)], not poem[slot]: a slot counts the 20 characters, a position the 24 "
                              "ids with the punctuation (slot ",
-                             "k 是 poem[slot_position(slot)]，不是 poem[slot]：槽位数的是 20 个字，位置数的是连标点在内的 24 "
-                             "个编号（槽位 ") +
+                             "k 是 poem[slot_position(slot)]，不是 poem[slot]：字位数的是 20 个字，位置数的是连标点在内的 24 "
+                             "个编号（字位 ") +
                       std::to_string(slot) + lesson::tr(" is position ", " 是位置 ") +
                       std::to_string(poet::quatrain::slot_position(slot)) + lesson::tr(")", "）")
                 : lesson::tr("the record starts BOS k SEP, k = poem[slot_position(slot)]",
@@ -223,7 +252,7 @@ int main() {
         const std::string overlong = lesson::tr("a code point takes its shortest form: 2 bytes only from U+0080, 3 from U+0800, "
                                                 "4 from U+10000; a longer one is overlong (name its lead byte)",
                                                 "码点要用最短的形式：从 U+0080 起才用 2 字节，从 U+0800 起用 3 字节，从 U+10000 起用 4 字节；更长的是超长编码（指出它的首字节）");
-        const std::vector<Case> cases = {
+        std::vector<Case> cases = {
             {lesson::tr("a stray continuation byte", "一个多出来的续字节"), "a\x80", 1,
              lesson::tr("a continuation byte 10xxxxxx cannot start a character", "续字节 10xxxxxx 不能开始一个字符")},
             {lesson::tr("a byte that never appears in UTF-8", "一个在 UTF-8 里从不出现的字节"), "\xFF", 0,
@@ -250,6 +279,38 @@ int main() {
             {lesson::tr("past the last code point", "超出最后一个码点"), "\xF4\x90\x80\x80", 0,
              lesson::tr("no code point lies beyond U+10FFFF", "U+10FFFF 之后没有码点")},
         };
+        // Every byte that cannot start a character, each in two settings, and the rest of the edges the
+        // README names: a 2-byte and a 4-byte character cut off, a 2-byte and a 4-byte overlong form.
+        const std::string continuation = lesson::tr("a continuation byte 10xxxxxx cannot start a character",
+                                                    "续字节 10xxxxxx 不能开始一个字符");
+        cases.push_back({lesson::tr("é without its second byte", "少了第二个字节的 é"), "\xC3", 0, cut});
+        cases.push_back({lesson::tr("the first two bytes of 𠀀", "𠀀 的前两个字节"), "\xF0\xA0", 0, cut});
+        cases.push_back({lesson::tr("U+007F as an overlong 2-byte form", "U+007F 的 2 字节超长编码"), "\xC1\xBF", 0, overlong});
+        cases.push_back({lesson::tr("/ as an overlong 4-byte form", "/ 的 4 字节超长编码"), "\xF0\x80\x80\xAF", 0, overlong});
+        for (unsigned b = 0x80; b <= 0xBF; ++b)
+            cases.push_back({lesson::tr("a continuation byte alone", "单独一个续字节"), std::string(1, static_cast<char>(b)), 0,
+                             continuation});
+        const std::string c0c1 = lesson::tr("0xC0 and 0xC1 cannot start a character (they could only start an overlong form): a "
+                                            "2-byte lead is 0xC2..0xDF",
+                                            "0xC0 和 0xC1 不能开始一个字符（它们只可能开始一个超长编码）：2 字节的首字节是 0xC2..0xDF");
+        const std::string f5f7 = lesson::tr("0xF5..0xF7 cannot start a character: a 4-byte lead is 0xF0..0xF4, a higher one "
+                                            "would start a code point past U+10FFFF",
+                                            "0xF5..0xF7 不能开始一个字符：4 字节的首字节是 0xF0..0xF4，更大的会开始一个超过 U+10FFFF 的码点");
+        const std::string f8ff = lesson::tr("0xF8..0xFF cannot start a character: a 4-byte lead is 11110xxx, (lead & 0xF8) == 0xF0, "
+                                            "and only 0xF0..0xF4",
+                                            "0xF8..0xFF 不能开始一个字符：4 字节的首字节是 11110xxx，即 (lead & 0xF8) == 0xF0，而且只有 0xF0..0xF4");
+        // 0xF8..0xFF first: a decoder that takes every 1111xxxx for a lead is named by their hint, not by 0xF5..0xF7's
+        for (unsigned b : {0xF8u, 0xF9u, 0xFAu, 0xFBu, 0xFCu, 0xFDu, 0xFEu, 0xFFu, 0xC0u, 0xC1u, 0xF5u, 0xF6u, 0xF7u}) {
+            const std::string lead(1, static_cast<char>(b));
+            const std::string& hint = b <= 0xC1 ? c0c1 : b <= 0xF7 ? f5f7 : f8ff;
+            // with continuation bytes after it, a decoder that takes it for a lead byte may return a character
+            cases.push_back({lesson::tr("a byte that cannot start a character, then continuation bytes",
+                                        "一个不能开始字符的字节，后面跟着续字节"),
+                             lead + (b <= 0xC1 ? "\xAF" : "\x90\x80\x80"), 0, hint});
+            // with ASCII after it, such a decoder names the offset of the first "continuation byte", 1
+            cases.push_back({lesson::tr("a byte that cannot start a character, then ASCII", "一个不能开始字符的字节，后面跟着 ASCII"),
+                             lead + "AAA", 0, hint});
+        }
         size_t same = 0;  // messages word for word those of poet::decode_utf8, "... byte offset N: <why>"
         for (const Case& c : cases) {
             std::string mine = check18::expect_invalid(c.what, c.bytes, c.offset, c.hint), theirs;
@@ -258,6 +319,8 @@ int main() {
             } catch (const std::invalid_argument& e) {
                 theirs = std::string(e.what()).substr(std::string(e.what()).find("byte offset"));
             }
+            if (theirs.rfind("byte offset " + std::to_string(c.offset) + ":", 0) != 0)  // the check's own promise
+                throw std::logic_error("check18: poet::decode_utf8 names another offset for " + check18::hex_bytes(c.bytes));
             same += mine.size() >= theirs.size() && mine.compare(mine.size() - theirs.size(), theirs.size(), theirs) == 0;
         }
         lesson::expect(lesson::tr("your error messages", "你的报错信息"), same < cases.size(),
@@ -269,11 +332,15 @@ int main() {
     });
     checks.run(lesson::tr("utf8_encode: the code points at the edges of 1, 2, 3 and 4 bytes",
                           "utf8_encode：位于 1、2、3、4 字节交界处的码点"), [] {
+        std::string last_got;
+        char32_t last_c = 0;
         for (char32_t c : std::u32string{0x0, 0x41, 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0x4E00, 0xFF0C, 0xFFFF, 0x10000,
                                          0x20000, 0x10FFFF}) {
             std::string want = poet::encode_utf8(c), got = exercise::utf8_encode(std::u32string(1, c));
+            const bool repeated = c != 0 && got == last_got;
             std::string hint =
-                got.size() != want.size()
+                repeated ? check18::stored_hint("utf8_encode", poet::code_point_str(last_c))
+                : got.size() != want.size()
                     ? poet::code_point_str(c) + lesson::tr(" takes ", " 占 ") + std::to_string(want.size()) +
                           lesson::tr(" bytes: 1 below U+0080, 2 below U+0800, 3 below U+10000, 4 up to U+10FFFF (compare with <, "
                                      "not <=)",
@@ -285,6 +352,7 @@ int main() {
                                  "每个续字节是 0x80 | 接下来的 6 位");
             lesson::expect("utf8_encode(" + poet::code_point_str(c) + ")", got == want, check18::hex_bytes(want),
                            check18::hex_bytes(got), hint);
+            last_got = got, last_c = c;
         }
     });
     checks.run(lesson::tr("utf8_encode: 300 random poems give the corpus's bytes back",
@@ -317,12 +385,18 @@ int main() {
                                                  "这段文本是合法的 UTF-8：先让 utf8_decode 通过它自己的检查"));
         }
     };
+    std::string last_text;  // expect_ids' previous call: its text and answer
+    std::vector<int> last_ids;
     auto expect_ids = [&](const std::string& what, const std::string& text) {
         std::vector<int> want = tok.encode(text, /*allow_unknown=*/true), got = learner_encode(what, text);
-        std::string hint = lesson::tr("one id per character, punctuation included: tok.id_or_unk(c) for each code point of "
+        const bool repeated = !last_text.empty() && last_text != text && got == last_ids;
+        const std::string previous = last_text;
+        last_text = text, last_ids = got;
+        std::string hint = repeated ? check18::stored_hint("encode", "\"" + previous + "\"") : lesson::tr("one id per character, punctuation included: tok.id_or_unk(c) for each code point of "
                                       "utf8_decode(text)",
                                       "每个字符一个编号，标点也算：对 utf8_decode(text) 的每个码点用 tok.id_or_unk(c)");
-        if (got.size() == text.size() && want.size() != text.size())
+        if (repeated) {
+        } else if (got.size() == text.size() && want.size() != text.size())
             hint = lesson::tr("one id per character, not per byte: decode the UTF-8 to code points first",
                               "每个字符一个编号，不是每个字节一个：先把 UTF-8 解码成码点");
         else if (exercise::utf8_decode(text) != poet::decode_utf8(text))
@@ -356,7 +430,7 @@ int main() {
                        lesson::tr("decode the text with your own utf8_decode, then look each character up (not tok.encode)",
                                   "用你自己的 utf8_decode 解码文本，再逐个查字符（不要用 tok.encode）"));
     });
-    checks.run(lesson::tr("decode: ids back to text, the special tokens by name", "decode：把编号还原成文本，特殊记号写成名字"), [&] {
+    checks.run(lesson::tr("decode: ids back to text, the special tokens by name", "decode：把编号还原成文本，特殊标记写成名字"), [&] {
         std::vector<int> ids = tok.encode(chunxiao);
         ids.insert(ids.begin(), {Tokenizer::BOS, tok.id(U'花'), Tokenizer::SEP});
         ids.push_back(Tokenizer::EOS);
@@ -367,21 +441,25 @@ int main() {
                        lesson::tr("a special id (0..4) prints as its name, tok.token_str(id); any other id is its character, "
                                   "utf8_encode of tok.char_of(id)",
                                   "特殊编号（0..4）打印成它的名字，tok.token_str(id)；其他编号就是它的字符，即 tok.char_of(id) 的 utf8_encode"));
+        std::string last_text = tok.decode(ids), last_got = exercise::decode(tok, ids);
         for (const auto& poem : poems) {
             std::string text = poet::encode_utf8(poem), got = exercise::decode(tok, tok.encode(text));
-            lesson::expect("decode(tok, encode(poem))", got == text, text, got, lesson::tr("the characters in order, as UTF-8",
-                                                                                           "按顺序排列的字符，用 UTF-8 表示"));
+            lesson::expect("decode(tok, encode(poem))", got == text, text, got,
+                           text != last_text && got == last_got
+                               ? check18::stored_hint("decode", last_text)
+                               : lesson::tr("the characters in order, as UTF-8", "按顺序排列的字符，用 UTF-8 表示"));
+            last_text = text, last_got = got;
         }
         lesson::expect_throws<std::out_of_range>(
             "decode(tok, {V})", "std::out_of_range", [&] { exercise::decode(tok, {static_cast<int>(tok.size())}); },
             lesson::tr("ids run from 0 to V - 1: tok.char_of(id) and tok.token_str(id) throw for any other; let them",
                        "编号从 0 到 V - 1：遇到其他编号，tok.char_of(id) 和 tok.token_str(id) 会抛出异常；让它们抛"));
     });
-    checks.run(lesson::tr("make_example: 春晓 with k = 花 (slot 15)", "make_example：春晓，k = 花（槽位 15）"), [&] {
+    checks.run(lesson::tr("make_example: 春晓 with k = 花 (slot 15)", "make_example：春晓，k = 花（字位 15）"), [&] {
         check18::expect_example("make_example(春晓, 15)", tok.encode(chunxiao), 15);
     });
     checks.run(lesson::tr("make_example against make_batch: 300 random poems and slots",
-                          "make_example 与 make_batch 对比：随机的 300 首诗和槽位"), [&] {
+                          "make_example 与 make_batch 对比：随机的 300 首诗和字位"), [&] {
         pg::Generator slots(1819);
         for (const auto& poem : poems)
             check18::expect_example(lesson::tr("make_example(a poem)", "make_example(一首诗)"), tok.encode(poet::encode_utf8(poem)),

@@ -16,11 +16,11 @@ std::u32string exercise::utf8_decode(const std::string& bytes) {
         auto lead = static_cast<unsigned char>(bytes[i]);  // a plain char is signed: 0xE4 would be -28
         size_t extra;                                      // continuation bytes after the lead
         char32_t c;                                        // the lead's payload bits
-        if (lead < 0x80) { extra = 0; c = lead; }                          // 0xxxxxxx
-        else if ((lead & 0xE0) == 0xC0) { extra = 1; c = lead & 0x1F; }    // 110xxxxx
-        else if ((lead & 0xF0) == 0xE0) { extra = 2; c = lead & 0x0F; }    // 1110xxxx
-        else if ((lead & 0xF8) == 0xF0) { extra = 3; c = lead & 0x07; }    // 11110xxx
-        else invalid(i, "a continuation byte or 0xF8..0xFF cannot start a character");
+        if (lead < 0x80) { extra = 0; c = lead; }                                   // 0xxxxxxx
+        else if (lead >= 0xC2 && lead <= 0xDF) { extra = 1; c = lead & 0x1F; }      // 110xxxxx, not C0 C1
+        else if (lead >= 0xE0 && lead <= 0xEF) { extra = 2; c = lead & 0x0F; }      // 1110xxxx
+        else if (lead >= 0xF0 && lead <= 0xF4) { extra = 3; c = lead & 0x07; }      // 11110xxx up to U+10FFFF
+        else invalid(i, "0x80..0xC1 and 0xF5..0xFF cannot start a character");
         if (i + extra >= bytes.size()) invalid(i, "the character is cut off by the end of the text");
         for (size_t k = 1; k <= extra; ++k) {
             auto b = static_cast<unsigned char>(bytes[i + k]);

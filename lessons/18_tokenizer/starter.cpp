@@ -6,10 +6,11 @@
 
 std::u32string exercise::utf8_decode(const std::string& bytes) {
     // i = 0; while i < bytes.size():
-    //   lead = (unsigned char)bytes[i]; its top bits give the length and the payload bits:
-    //     0xxxxxxx: 1 byte, c = lead          110xxxxx: 2 bytes, c = lead & 0x1F
-    //     1110xxxx: 3 bytes, c = lead & 0x0F  11110xxx: 4 bytes, c = lead & 0x07
-    //     anything else (10xxxxxx, 0xF8..0xFF) cannot start a character
+    //   lead = (unsigned char)bytes[i]; it gives the length and the payload bits:
+    //     0x00..0x7F: 1 byte, c = lead           0xC2..0xDF (110xxxxx): 2 bytes, c = lead & 0x1F
+    //     0xE0..0xEF (1110xxxx): 3 bytes, c = lead & 0x0F
+    //     0xF0..0xF4 (11110xxx): 4 bytes, c = lead & 0x07
+    //     anything else (10xxxxxx, 0xC0, 0xC1, 0xF5..0xFF) cannot start a character
     //   the text must not end before the character does
     //   each continuation byte b must be 10xxxxxx; c = (c << 6) | (b & 0x3F)
     //   reject overlong forms (c below 0x80, 0x800, 0x10000 for 2, 3, 4 bytes), surrogates
