@@ -271,6 +271,15 @@ static void run() {
     std::cout << tr("ideographs open at each slot as it was written (of ", "写到每个位置时还允许的汉字数（共 ") << han.size()
               << tr("):\n", " 个）：\n");
     form_masks(poem, han_chars);
+    size_t level = 0, oblique = 0, toned = 0;
+    for (char32_t c : han_chars) {
+        const poet::Tones t = poet::pingshui().tones(c);
+        level += (t & poet::kLevel) != 0, oblique += (t & poet::kOblique) != 0, toned += t != poet::kNoTone;
+    }
+    std::cout << tr("of the ", "在 ") << han.size() << tr(" ideographs, the rhyme table reads ", " 个汉字里，韵表读作平声的有 ")
+              << level << tr(" as level, ", " 个，读作仄声的有 ") << oblique
+              << tr(" as oblique (both: counted twice), and gives a tone to ", " 个（两读的算两次），有声调的共 ") << toned
+              << tr("\n", " 个\n");
     lesson::confirm(tr("form::check calls it regular", "form::check 判定它合律"), poet::form::check(poem, poet::pingshui()).regular, 1, 0,
                     tr("FormState's masks", "FormState 的掩码"));
 
