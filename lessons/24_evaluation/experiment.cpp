@@ -223,9 +223,10 @@ static void run() {
     std::cout << tr("         c1   c2   c3   c4   c5   mark\n", "         c1   c2   c3   c4   c5   标点\n");
     for (size_t line = 0; line < 4; ++line) {
         std::cout << tr("line ", "第 ") << line + 1 << tr(":", " 句：");
-        for (size_t c = 0; c < 6; ++c) std::cout << " " << fixed(v.per_position[line * 6 + c], 2);
+        const bool zh = lesson::chinese();   // "第 1 句：7.21 ...": no space after the full-width colon
+        for (size_t c = 0; c < 6; ++c) std::cout << (c || !zh ? " " : "") << fixed(v.per_position[line * 6 + c], 2);
         std::cout << tr("   bigram:", "   二元：");
-        for (size_t c = 0; c < 6; ++c) std::cout << " " << fixed(bigram.per_position[line * 6 + c], 2);
+        for (size_t c = 0; c < 6; ++c) std::cout << (c || !zh ? " " : "") << fixed(bigram.per_position[line * 6 + c], 2);
         std::cout << "\n";
     }
     std::cout << "EOS:    " << fixed(v.per_position[24], 3) << "\n";
