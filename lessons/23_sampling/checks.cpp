@@ -383,7 +383,7 @@ int main() {
                    check23::expect_frequencies(w, 2, 0.4f, 13);
                });
     checks.run(tr("sample_topk: the inverse CDF over ids 0 .. V - 1, draw by draw",
-                  "sample_topk：沿 id 0 .. V - 1 的逆累积分布（inverse CDF），逐次对照"),
+                  "sample_topk：沿 id 0 .. V - 1 的逆累积分布，逐次对照"),
                [&] {
                    pg::Generator gen(23);
                    const check23::Probs p = check23::reference(w, 5, 0.9f);
