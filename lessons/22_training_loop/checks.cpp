@@ -208,30 +208,62 @@ int main() {
         OneStep(tiny, batch, 0.05f, 1000.f).expect_same();
     });
 
-    checks.run(lesson::tr("a NaN loss: returned, and no weight changes", "NaN 损失：照样返回，并且权重都不变"), [&] {
-        poet::Batch batch = tiny.batch(5);
+    // A loss that is not finite: returned as it is, and no weight moves. Two ways in, two values out:
+    // NaN (one character's embedding row is NaN) and +inf (one target's logit is -inf at every
+    // position, its probability 0, so -ln p = +inf). A cross-entropy is never below 0: -inf cannot occur.
+    auto not_finite = [&](bool nan) {
+        poet::Batch batch = tiny.batch(nan ? 5 : 6);
         poet::PoetModel m = tiny.model(22);
-        // one character's embedding row is NaN: every record using it gets a NaN loss, so the batch does
-        size_t k = static_cast<size_t>(batch.inputs.to_vector()[1]), C = m.gpt->config().n_embd;
-        for (size_t c = 0; c < C; ++c) m.gpt->wte.weight.mutable_data().data()[k * C + c] = NAN;
+        const size_t C = m.gpt->config().n_embd;
+        if (nan) {
+            // every record using this character gets a NaN loss, so the batch does
+            size_t k = static_cast<size_t>(batch.inputs.to_vector()[1]);
+            for (size_t c = 0; c < C; ++c) m.gpt->wte.weight.mutable_data().data()[k * C + c] = NAN;
+        } else {
+            // ln_f gives every position the vector (1, ..., 1); the head row of a target that occurs
+            // gets -inf in column 0: that logit is -inf, the others stay finite
+            for (size_t c = 0; c < C; ++c) {
+                m.gpt->ln_f.weight.mutable_data().data()[c] = 0.f;
+                m.gpt->ln_f.bias.mutable_data().data()[c] = 1.f;
+            }
+            size_t t = 0;
+            for (float y : batch.targets.to_vector())
+                if (y != poet::kIgnore) t = static_cast<size_t>(y);
+            m.gpt->head.weight.mutable_data().data()[t * C] = -INFINITY;
+        }
+        const std::string what = nan ? "NaN" : "+inf";
         std::vector<float> before = all_weights(*m.gpt);
         SpyOptimizer spy(m.gpt->parameters(), 0.05f);
         float loss = exercise::train_step(*m.gpt, spy, batch, 0.05f, 1.f);
-        lesson::expect(lesson::tr("the loss returned", "返回的损失"), std::isnan(loss), "nan", lesson::num(loss),
-                       lesson::tr("return the loss even when it is not finite: the caller stops the run on it",
-                                  "即使损失不是有限值也要返回它：调用者会据此停止训练"));
+        const bool returned = nan ? std::isnan(loss) : (std::isinf(loss) && loss > 0);
+        lesson::expect(lesson::tr("the loss returned", "返回的损失"), returned, nan ? "nan" : "inf",
+                       std::isnan(loss) ? std::string("nan") : lesson::num(loss),
+                       lesson::tr("return the loss even when it is not finite (here it is " + what +
+                                      "): the caller stops the run on it",
+                                  "即使损失不是有限值（这里是 " + what + "）也要原样返回它：调用者会据此停止训练"));
         std::vector<float> after = all_weights(*m.gpt);
         size_t changed = 0;
         for (size_t i = 0; i < after.size(); ++i)
             if (!(after[i] == before[i]) && !std::isnan(before[i])) ++changed;
-        lesson::expect(lesson::tr("weights changed by the step (not counting the NaN row)", "这一步改变了的权重（不算 NaN 那一行）"),
+        const std::string hint =
+            nan ? lesson::tr("check std::isfinite(loss) and return before backward and opt.step(): one NaN step turns "
+                             "every weight into NaN, and the run can never recover",
+                             "检查 std::isfinite(loss)，并在 backward 和 opt.step() 之前返回：一个 NaN 步就会把"
+                             "每个权重都变成 NaN，训练再也无法恢复")
+                : lesson::tr("the loss was +inf and the step still ran: std::isnan(loss) lets an infinite loss through; "
+                             "test std::isfinite(loss), false for NaN, +inf and -inf alike",
+                             "损失是 +inf，这一步却照样走了：std::isnan(loss) 放过了无穷大的损失；"
+                             "要用 std::isfinite(loss) 判断，它对 NaN、+inf 和 -inf 都是 false");
+        lesson::expect(lesson::tr("weights changed by the step (not counting the poisoned entries)",
+                                  "这一步改变了的权重（不算被改成 NaN 的那些）"),
                        changed == 0, "0",
-                       std::to_string(changed) + lesson::tr(" of ", " / ") + std::to_string(after.size()),
-                       lesson::tr("check std::isfinite(loss) and return before backward and opt.step(): one NaN step turns "
-                                  "every weight into NaN, and the run can never recover",
-                                  "检查 std::isfinite(loss)，并在 backward 和 opt.step() 之前返回：一个 NaN 步就会把"
-                                  "每个权重都变成 NaN，训练再也无法恢复"));
-    });
+                       std::to_string(changed) + lesson::tr(" of ", " / ") + std::to_string(after.size()), hint);
+    };
+    checks.run(lesson::tr("a NaN loss: returned, and no weight changes", "NaN 损失：照样返回，并且权重都不变"),
+               [&] { not_finite(true); });
+    checks.run(lesson::tr("an infinite loss (+inf): returned, and no weight changes",
+                          "无穷大的损失（+inf）：照样返回，并且权重都不变"),
+               [&] { not_finite(false); });
 
     checks.run(lesson::tr("20 steps of AdamW with warmup and cosine, from one seed: poet::train_step's losses, falling",
                           "从同一个种子出发，用带预热和余弦调度的 AdamW 走 20 步：poet::train_step 的损失，并且在下降"), [&] {

@@ -25,6 +25,7 @@
 #include "poet/writer.hpp"
 
 namespace fs = std::filesystem;
+using lesson::tr;
 
 // A fresh folder under the system's temporary directory, removed with everything in it at the end
 // (also when the experiment stops on an error).
@@ -84,113 +85,145 @@ static void run() {
     const poet::TrainConfig cfg = small_poet::config();   // ./poet train's settings, a smaller model and run
     TempDir tmp;
 
-    lesson::section("the settings: ./poet train's, with a small model and 200 steps");
-    std::cout << "corpus " << cfg.corpus << ", " << cfg.n_layer << " layers, width " << cfg.n_embd << ", "
-              << cfg.n_head << " heads, context " << cfg.context << ", dropout " << lesson::num(cfg.dropout, 1) << "\n"
-              << cfg.steps << " steps of batch " << cfg.batch << ", AdamW lr " << lesson::num(cfg.lr, 4)
-              << " (warmup " << cfg.warmup << " steps = default_warmup(200), cosine down to "
-              << lesson::num(cfg.min_lr, 4) << "), betas " << lesson::num(cfg.beta1, 2) << " "
-              << lesson::num(cfg.beta2, 2) << ", weight decay " << lesson::num(cfg.weight_decay, 1) << ", clip "
-              << lesson::num(cfg.clip, 1) << ", seed " << cfg.seed << ", " << pg::num_threads() << " threads\n";
+    lesson::section(tr("the settings: ./poet train's, with a small model and 200 steps",
+                       "设置：./poet train 的那一套，换成小模型，训练 200 步"));
+    std::cout << tr("corpus ", "语料 ") << cfg.corpus << tr(", ", "，") << cfg.n_layer << tr(" layers, width ", " 层，宽 ")
+              << cfg.n_embd << tr(", ", "，") << cfg.n_head << tr(" heads, context ", " 个头，上下文 ") << cfg.context
+              << tr(", dropout ", "，dropout ") << lesson::num(cfg.dropout, 1) << "\n"
+              << cfg.steps << tr(" steps of batch ", " 步，每批 ") << cfg.batch << tr(", AdamW lr ", "，AdamW lr ")
+              << lesson::num(cfg.lr, 4) << tr(" (warmup ", "（预热 ") << cfg.warmup
+              << tr(" steps = default_warmup(200), cosine down to ", " 步 = default_warmup(200)，余弦降到 ")
+              << lesson::num(cfg.min_lr, 4) << tr("), betas ", "），betas ") << lesson::num(cfg.beta1, 2) << " "
+              << lesson::num(cfg.beta2, 2) << tr(", weight decay ", "，权重衰减 ") << lesson::num(cfg.weight_decay, 1)
+              << tr(", clip ", "，clip ") << lesson::num(cfg.clip, 1) << tr(", seed ", "，种子 ") << cfg.seed
+              << tr(", ", "，") << pg::num_threads() << tr(" threads\n", " 个线程\n");
 
-    lesson::section("the corpus and one batch: poet::sample_batch");
+    lesson::section(tr("the corpus and one batch: poet::sample_batch", "语料和一批：poet::sample_batch"));
     poet::Corpus corpus = poet::load_corpus(poet::default_data_dir(), cfg.corpus);
     poet::Tokenizer tok = poet::Tokenizer::build(corpus.train);
     std::vector<poet::Poem> train_poems = poet::encode_poems(corpus.train, tok);
     std::vector<poet::Poem> val_poems = poet::encode_poems(corpus.val, tok);
     const size_t V = tok.size();
-    std::cout << train_poems.size() << " training poems, " << val_poems.size() << " validation poems, V = " << V
-              << " tokens (5 special + " << V - 5 << " characters)\n";
+    std::cout << train_poems.size() << tr(" training poems, ", " 首训练诗，") << val_poems.size()
+              << tr(" validation poems, V = ", " 首验证诗，V = ") << V << tr(" tokens (5 special + ", " 个词元（5 个特殊标记 + ")
+              << V - 5 << tr(" characters)\n", " 个字）\n");
     pg::Generator data_gen(22);
     poet::Batch batch = poet::sample_batch(train_poems, cfg.batch, data_gen);
-    std::cout << "inputs " << lesson::str(batch.inputs.shape()) << " = (B,T), targets "
+    std::cout << tr("inputs ", "输入 ") << lesson::str(batch.inputs.shape()) << tr(" = (B,T), targets ", " = (B,T)，目标 ")
               << lesson::str(batch.targets.shape()) << " = (B*T)\n";
     std::vector<float> row0 = batch.inputs.to_vector();
     std::vector<int> ids0(row0.begin(), row0.begin() + poet::kInputLength);
-    std::cout << "row 0 inputs:  " << tok.decode(ids0) << "\n"
-              << "row 0 targets: " << targets_str(batch.targets, 0, tok) << "   (· = kIgnore, no loss)\n";
+    std::cout << tr("row 0 inputs:  ", "第 0 行输入：") << tok.decode(ids0) << "\n"
+              << tr("row 0 targets: ", "第 0 行目标：") << targets_str(batch.targets, 0, tok)
+              << tr("   (· = kIgnore, no loss)\n", "   （· = kIgnore，不计损失）\n");
     std::vector<float> y = batch.targets.to_vector();
     size_t counted = static_cast<size_t>(std::count_if(y.begin(), y.end(), [](float v) { return v != poet::kIgnore; }));
-    std::cout << "counted targets: " << counted << " = B * 25 = " << cfg.batch << " * " << poet::kLossTokens
-              << " (24 poem characters and EOS per record)\n";
-    lesson::confirm("counted targets", static_cast<double>(counted), static_cast<double>(cfg.batch * poet::kLossTokens),
+    std::cout << tr("counted targets: ", "计入损失的目标：") << counted << " = B * 25 = " << cfg.batch << " * "
+              << poet::kLossTokens << tr(" (24 poem characters and EOS per record)\n", "（每条记录 24 个字加 EOS）\n");
+    lesson::confirm(tr("counted targets", "计入损失的目标"), static_cast<double>(counted), static_cast<double>(cfg.batch * poet::kLossTokens),
                     0.0, "B * 25");
 
-    lesson::section("the loss before training: about ln V");
+    lesson::section(tr("the loss before training: about ln V", "训练之前的损失：约为 ln V"));
     poet::PoetModel fresh = poet::make_model(tok, poet::gpt_config(cfg, V), cfg.seed);
     pg::nn::GPT& gpt = *fresh.gpt;
-    std::cout << "parameters: " << gpt.num_parameters() << " = wte " << V << "*64 + wpe 32*64 + 2 blocks * 49984 + ln_f 128 + head "
+    std::cout << tr("parameters: ", "参数：") << gpt.num_parameters() << " = wte " << V << "*64 + wpe 32*64 + 2 blocks * 49984 + ln_f 128 + head "
               << V << "*64\n";
     lesson::confirm("num_parameters", static_cast<double>(gpt.num_parameters()),
                     static_cast<double>(2 * V * 64 + 32 * 64 + 2 * (12 * 64 * 64 + 13 * 64) + 128), 0.0,
-                    "the count by hand (lesson 17)");
-    lesson::show("ln V, the loss of a uniform guess", std::log(static_cast<double>(V)));
-    lesson::show("batch_loss(fresh model, batch)", poet::batch_loss(gpt, batch).item());
-    lesson::show("validation loss of the fresh model (854 poems)", poet::validation_loss(gpt, val_poems, 64).mean);
+                    tr("the count by hand (lesson 17)", "手数的结果（第 17 课）"));
+    lesson::show(tr("ln V, the loss of a uniform guess", "ln V，均匀乱猜的损失"), std::log(static_cast<double>(V)));
+    lesson::show(tr("batch_loss(fresh model, batch)", "batch_loss(新模型, 这一批)"), poet::batch_loss(gpt, batch).item());
+    lesson::show(tr("validation loss of the fresh model (854 poems)", "新模型的验证损失（854 首诗）"),
+                 poet::validation_loss(gpt, val_poems, 64).mean);
 
-    lesson::section("the schedule: warmup_cosine_lr(step, 20, 200, 0.002, 0.0002)");
+    lesson::section(tr("the schedule: warmup_cosine_lr(step, 20, 200, 0.002, 0.0002)",
+                       "学习率调度：warmup_cosine_lr(step, 20, 200, 0.002, 0.0002)"));
     for (size_t step : {0, 1, 9, 19, 20, 110, 199})
-        std::cout << "step " << step + 1 << " (step index " << step << "): lr "
+        std::cout << tr("step ", "第 ") << step + 1 << tr(" (step index ", " 步（下标 ") << step << tr("): lr ", "）：lr ")
                   << lesson::num(pg::optim::warmup_cosine_lr(step, cfg.warmup, cfg.steps, cfg.lr, cfg.min_lr), 6) << "\n";
-    lesson::confirm("lr at step index 0", pg::optim::warmup_cosine_lr(0, 20, 200, 2e-3f, 2e-4f), 2e-3 / 20, 1e-9,
-                    "max_lr * 1 / warmup");
-    lesson::confirm("lr at step index 110", pg::optim::warmup_cosine_lr(110, 20, 200, 2e-3f, 2e-4f), (2e-3 + 2e-4) / 2,
-                    1e-9, "halfway down the cosine: (max_lr + min_lr) / 2");
+    lesson::confirm(tr("lr at step index 0", "下标 0 的 lr"), pg::optim::warmup_cosine_lr(0, 20, 200, 2e-3f, 2e-4f),
+                    2e-3 / 20, 1e-9, "max_lr * 1 / warmup");
+    lesson::confirm(tr("lr at step index 110", "下标 110 的 lr"), pg::optim::warmup_cosine_lr(110, 20, 200, 2e-3f, 2e-4f),
+                    (2e-3 + 2e-4) / 2, 1e-9,
+                    tr("halfway down the cosine: (max_lr + min_lr) / 2", "余弦下降的一半：(max_lr + min_lr) / 2"));
 
-    lesson::section("one step: poet::train_step(gpt, opt, batch, lr, clip)");
+    lesson::section(tr("one step: poet::train_step(gpt, opt, batch, lr, clip)", "一步：poet::train_step(gpt, opt, batch, lr, clip)"));
     pg::optim::AdamW opt(gpt.parameters(), {cfg.lr, cfg.beta1, cfg.beta2, 1e-8f, cfg.weight_decay});
     std::vector<float> w0 = gpt.head.weight.to_vector();   // (V,C), every entry gets a gradient
     float lr0 = pg::optim::warmup_cosine_lr(0, cfg.warmup, cfg.steps, cfg.lr, cfg.min_lr);
     poet::StepStats s = poet::train_step(gpt, opt, batch, lr0, cfg.clip);
-    std::cout << "StepStats: lr " << lesson::num(s.lr, 6) << ", loss " << lesson::num(s.loss) << ", grad_norm (before clipping) "
-              << lesson::num(s.grad_norm) << ", diverged \"" << s.diverged << "\"\n";
-    std::cout << "the gradients' norm after the step: " << lesson::num(grad_norm(opt.params()))
-              << (s.grad_norm > cfg.clip ? " (clipped to clip = 1.0)" : " (below clip = 1.0: left as it was)") << "\n";
+    std::cout << "StepStats: lr " << lesson::num(s.lr, 6) << tr(", loss ", "，loss ") << lesson::num(s.loss)
+              << tr(", grad_norm (before clipping) ", "，grad_norm（裁剪之前）") << lesson::num(s.grad_norm)
+              << tr(", diverged \"", "，diverged \"") << s.diverged << "\"\n";
+    std::cout << tr("the gradients' norm after the step: ", "这一步之后梯度的范数：") << lesson::num(grad_norm(opt.params()))
+              << (s.grad_norm > cfg.clip ? tr(" (clipped to clip = 1.0)", "（裁剪到 clip = 1.0）")
+                                         : tr(" (below clip = 1.0: left as it was)", "（低于 clip = 1.0：保持原样）"))
+              << "\n";
     std::vector<float> w1 = gpt.head.weight.to_vector();
     std::vector<double> moved;
     for (size_t j = 0; j < w0.size(); ++j) moved.push_back(std::fabs(static_cast<double>(w1[j]) - w0[j]));
     std::nth_element(moved.begin(), moved.begin() + moved.size() / 2, moved.end());
-    std::cout << "head.weight " << lesson::str(gpt.head.weight.shape()) << ": median |change| / lr = "
-              << lesson::num(moved[moved.size() / 2] / lr0, 2)
-              << "   (Adam's first step is lr * g / (|g| + eps): about lr for every weight, whatever g's size)\n";
-    lesson::show("batch_loss on the same batch after the step", poet::batch_loss(gpt, batch).item());
+    std::cout << "head.weight " << lesson::str(gpt.head.weight.shape())
+              << tr(": median |change| / lr = ", "：|变化量| 的中位数 / lr = ") << lesson::num(moved[moved.size() / 2] / lr0, 2)
+              << tr("   (Adam's first step is lr * g / (|g| + eps): about lr for every weight, whatever g's size)\n",
+                    "   （Adam 的第一步是 lr * g / (|g| + eps)：不管 g 多大，每个权重都移动约 lr）\n");
+    lesson::show(tr("batch_loss on the same batch after the step", "这一步之后同一批上的 batch_loss"),
+                 poet::batch_loss(gpt, batch).item());
 
-    lesson::section("200 steps: poet::train into <tmp>/run");
+    lesson::section(tr("200 steps: poet::train into <tmp>/run", "200 步：poet::train，写进 <tmp>/run"));
     const std::string run_dir = tmp.path + "/run";
     poet::TrainOptions whole = options(run_dir);
     whole.on_step = [](size_t step, float loss) {
-        if (step == 1 || step % 20 == 0) std::cout << "step " << step << ": train loss " << lesson::num(loss, 2) << "\n";
+        if (step == 1 || step % 20 == 0)
+            std::cout << tr("step ", "第 ") << step << tr(": train loss ", " 步：训练损失 ") << lesson::num(loss, 2) << "\n";
     };
     poet::TrainResult a = poet::train(cfg, whole);
-    std::cout << "status " << (a.status == poet::TrainStatus::Finished ? "Finished" : "not finished") << ", "
-              << a.losses.size() << " steps, checkpoint at step " << a.checkpoint_step << "\n";
-    std::cout << "first train loss " << lesson::num(a.losses.front()) << ", last " << lesson::num(a.losses.back(), 2)
-              << ", mean of the last 20 " << lesson::num(
-                     std::accumulate(a.losses.end() - 20, a.losses.end(), 0.0) / 20, 2)
-              << "\n";
+    std::cout << tr("status ", "状态 ") << (a.status == poet::TrainStatus::Finished ? "Finished" : "not finished")
+              << tr(", ", "，") << a.losses.size() << tr(" steps, checkpoint at step ", " 步，检查点在第 ")
+              << a.checkpoint_step << tr("\n", " 步\n");
+    std::cout << tr("first train loss ", "第一步的训练损失 ") << lesson::num(a.losses.front()) << tr(", last ", "，最后一步 ")
+              << lesson::num(a.losses.back(), 2) << tr(", mean of the last 20 ", "，最后 20 步的平均 ")
+              << lesson::num(std::accumulate(a.losses.end() - 20, a.losses.end(), 0.0) / 20, 2) << "\n";
     lesson::expect("the loss falls", a.losses.back() < a.losses.front() - 2.f, "at least 2 lower", "less", "");
 
-    lesson::section("metrics.csv, one row per step, and the loss curve");
+    lesson::section(tr("metrics.csv, one row per step, and the loss curve", "metrics.csv（每步一行）和损失曲线"));
     std::ifstream csv(run_dir + "/metrics.csv");
     std::string line;
     for (int i = 0; i < 3 && std::getline(csv, line); ++i) std::cout << "  " << line << "\n";
-    std::cout << "  ...   (tokens_per_s and elapsed_s are timings: they differ on every run)\n";
+    std::cout << tr("  ...   (tokens_per_s and elapsed_s are timings: they differ on every run)\n",
+                    "  ...   （tokens_per_s 和 elapsed_s 是计时：每次运行都不同）\n");
     std::vector<poet::MetricRow> rows = poet::read_metrics(run_dir + "/metrics.csv", cfg.steps);
     size_t clipped = 0, last_clipped = 0;
     for (const poet::MetricRow& r : rows) {
         if (r.grad_norm > cfg.clip) ++clipped, last_clipped = r.step;
         if (!std::isnan(r.val_loss))
-            std::cout << "step " << r.step << ": validation loss " << lesson::num(r.val_loss, 2) << ", train loss "
-                      << lesson::num(r.loss, 2) << "\n";
+            std::cout << tr("step ", "第 ") << r.step << tr(": validation loss ", " 步：验证损失 ")
+                      << lesson::num(r.val_loss, 2) << tr(", train loss ", "，训练损失 ") << lesson::num(r.loss, 2) << "\n";
     }
-    std::cout << rows.size() << " rows. grad_norm before clipping:";
-    for (size_t step : {1, 25, 50, 100, 150, 200}) std::cout << " step " << step << " " << lesson::num(rows[step - 1].grad_norm, 2);
-    std::cout << "\nabove clip = 1.0, so clipped, at " << clipped << " steps, the last of them step " << last_clipped << "\n";
-    const std::string svg = std::string(POET_SOURCE_DIR) + "/lessons/22_training_loop/loss.svg";
-    poet::write_loss_svg(svg, rows, "lesson 22: 2 layers, width 64, 200 steps of 16 records");
-    std::cout << "wrote lessons/22_training_loop/loss.svg from the rows' step, loss and val_loss (no timings)\n";
+    std::cout << rows.size() << tr(" rows. grad_norm before clipping:", " 行。裁剪之前的 grad_norm：");
+    for (size_t step : {1, 25, 50, 100, 150, 200})
+        std::cout << tr(" step ", " 第 ") << step << tr(" ", " 步 ") << lesson::num(rows[step - 1].grad_norm, 2);
+    std::cout << tr("\nabove clip = 1.0, so clipped, at ", "\n超过 clip = 1.0、因而被裁剪的有 ") << clipped
+              << tr(" steps, the last of them step ", " 步，最后一次在第 ") << last_clipped << tr("\n", " 步\n");
+    // The picture is drawn from the values rounded to the two decimals the README quotes: another CPU
+    // moves a loss's last digits, and must not move a coordinate of the tracked file.
+    std::vector<poet::MetricRow> drawn = rows;
+    for (poet::MetricRow& r : drawn) {
+        r.loss = static_cast<float>(std::round(r.loss * 100.0) / 100.0);
+        if (!std::isnan(r.val_loss)) r.val_loss = static_cast<float>(std::round(r.val_loss * 100.0) / 100.0);
+    }
+    const std::string name = lesson::chinese() ? "loss.zh.svg" : "loss.svg";
+    poet::LossLabels labels;
+    if (lesson::chinese()) labels = {"步", "交叉熵（每个字的奈特数）", "训练（平滑后）", "验证", "还没有训练步"};
+    poet::write_loss_svg(std::string(POET_SOURCE_DIR) + "/lessons/22_training_loop/" + name, drawn,
+                         tr("lesson 22: 2 layers, width 64, 200 steps of 16 records",
+                            "第 22 课：2 层、宽 64，200 步，每步 16 条记录"),
+                         labels);
+    std::cout << tr("wrote lessons/22_training_loop/", "写出了 lessons/22_training_loop/") << name
+              << tr(" from the rows' step, loss and val_loss rounded to 2 decimals (no timings)\n",
+                    "，只用每行的 step、loss 和 val_loss（四舍五入到两位小数，不用计时）\n");
 
-    lesson::section("Ctrl-C: the same run stopped after step 120, saved, resumed");
+    lesson::section(tr("Ctrl-C: the same run stopped after step 120, saved, resumed", "Ctrl-C：同一次训练在第 120 步之后停下、保存、续训"));
     const std::string stop_dir = tmp.path + "/stopped";
     std::atomic<bool> stop{false};   // ./poet train's SIGINT handler sets such a flag
     poet::TrainOptions first = options(stop_dir);
@@ -199,18 +232,21 @@ static void run() {
         if (step == 120) stop = true;   // "Ctrl-C" during step 120: seen before step 121 starts
     };
     poet::TrainResult b1 = poet::train(cfg, first);
-    std::cout << "status " << (b1.status == poet::TrainStatus::Interrupted ? "Interrupted" : "not interrupted") << ": "
-              << tmp.shown(b1.message) << "\n";
+    std::cout << tr("status ", "状态 ") << (b1.status == poet::TrainStatus::Interrupted ? "Interrupted" : "not interrupted")
+              << tr(": ", "：") << tmp.shown(b1.message) << "\n";
     std::vector<std::string> files;
     for (const auto& f : fs::directory_iterator(stop_dir)) files.push_back(f.path().filename().string());
     std::sort(files.begin(), files.end());
-    std::cout << "the folder holds:";
-    for (const std::string& f : files) std::cout << " " << f;
-    std::cout << "   (no model.ckpt.tmp: pg::save wrote that, then renamed it)\n";
+    std::cout << tr("the folder holds:", "文件夹里有：");
+    for (size_t i = 0; i < files.size(); ++i) std::cout << (i || !lesson::chinese() ? " " : "") << files[i];
+    std::cout << tr("   (no model.ckpt.tmp: pg::save wrote that, then renamed it)\n",
+                    "   （没有 model.ckpt.tmp：pg::save 先写它，再把它改名）\n");
     pg::LoadedCheckpoint info = pg::read_checkpoint_info(b1.checkpoint);
-    std::cout << "model.ckpt: step " << info.step << ", optimizer state " << (info.has_optimizer ? "yes" : "no")
-              << ", " << info.metadata.size() << " metadata entries, among them rng.data and rng.model: "
-              << (info.metadata.count("rng.data") && info.metadata.count("rng.model") ? "yes" : "no") << "\n";
+    const bool rngs = info.metadata.count("rng.data") && info.metadata.count("rng.model");
+    std::cout << tr("model.ckpt: step ", "model.ckpt：第 ") << info.step << tr(", optimizer state ", " 步，优化器状态")
+              << (info.has_optimizer ? tr("yes", "有") : tr("no", "无")) << tr(", ", "，") << info.metadata.size()
+              << tr(" metadata entries, among them rng.data and rng.model: ", " 条元数据，其中有 rng.data 和 rng.model：")
+              << (rngs ? tr("yes", "是") : tr("no", "否")) << "\n";
 
     // What a reader would meet if the file were written in place and the program died halfway.
     const std::string torn = stop_dir + "/torn.ckpt";
@@ -221,9 +257,10 @@ static void run() {
     }
     try {
         poet::load_model(torn);
-        std::cout << "a half-written checkpoint loaded?!\n";
+        std::cout << tr("a half-written checkpoint loaded?!\n", "写了一半的检查点居然读进来了？！\n");
     } catch (const pg::CheckpointError& e) {
-        std::cout << "half of model.ckpt, loaded: CheckpointError: " << tmp.shown(e.what()) << "\n";
+        std::cout << tr("half of model.ckpt, loaded: CheckpointError: ", "读入半个 model.ckpt：CheckpointError: ")
+                  << tmp.shown(e.what()) << "\n";
     }
     fs::remove(torn);
 
@@ -235,25 +272,29 @@ static void run() {
     size_t same = 0;
     for (size_t i = 0; i < a.losses.size() && i < joined.size(); ++i)
         if (joined[i] == a.losses[i]) ++same;   // equal as floats: the same bits
-    std::cout << "stopped run: " << b1.losses.size() << " steps, resumed run: " << b2.losses.size()
-              << " steps; equal bit for bit to the uninterrupted run: " << same << " of " << a.losses.size()
-              << " losses, validation loss " << (b2.val_loss == a.val_loss ? "equal" : "different") << "\n";
+    std::cout << tr("stopped run: ", "停下的训练：") << b1.losses.size() << tr(" steps, resumed run: ", " 步，续训：")
+              << b2.losses.size() << tr(" steps; equal bit for bit to the uninterrupted run: ", " 步；与不间断的训练逐位相同的损失：")
+              << same << tr(" of ", " / ") << a.losses.size() << tr(" losses, validation loss ", "，验证损失")
+              << (b2.val_loss == a.val_loss ? tr("equal", "相同") : tr("different", "不同")) << "\n";
     lesson::expect("resume repeats the uninterrupted losses", same == a.losses.size() && joined.size() == same,
                    "all 200 equal", std::to_string(same), "");
 
-    lesson::section("a first poem: poet::write_poems, seeded");
+    lesson::section(tr("a first poem: poet::write_poems, seeded", "第一首诗：poet::write_poems，带种子"));
     poet::PoetModel trained = poet::load_model(a.checkpoint);
-    std::cout << "load_model(model.ckpt): step " << trained.step << ", V = " << trained.tok.size() << "\n";
+    std::cout << tr("load_model(model.ckpt): step ", "load_model(model.ckpt)：第 ") << trained.step << tr(", V = ", " 步，V = ")
+              << trained.tok.size() << "\n";
     poet::PoetModel untrained = poet::make_model(tok, poet::gpt_config(cfg, V), cfg.seed);
     std::vector<int> ks;
     for (const char* k : {"春", "月", "山"}) ks.push_back(tok.id(poet::decode_utf8(k)[0]));
-    for (auto [name, model] : {std::pair{"untrained", &untrained}, std::pair{"after 200 steps", &trained}}) {
+    for (auto [name, model] : {std::pair{tr("untrained", "未训练"), &untrained},
+                               std::pair{tr("after 200 steps", "训练 200 步之后"), &trained}}) {
         pg::Generator gen(22);
         std::vector<poet::WrittenPoem> poems = poet::write_poems(*model->gpt, tok, ks, poet::WriteOptions{}, gen);
-        std::cout << name << ":\n";
+        std::cout << name << tr(":\n", "：\n");
         for (size_t i = 0; i < poems.size(); ++i)
             std::cout << "  " << tok.token_str(ks[i]) << "  " << poem_lines(poems[i].text)
-                      << (poems[i].well_formed ? "   well-formed" : "   NOT well-formed") << "\n";
+                      << (poems[i].well_formed ? tr("   well-formed", "   格式完整") : tr("   NOT well-formed", "   格式不完整"))
+                      << "\n";
     }
 }
 

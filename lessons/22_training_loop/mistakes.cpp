@@ -6,6 +6,7 @@
 // mistake 6: clipping written by hand as g *= clip / norm, which also scales small gradients up => clipping only ever scales down
 // mistake 7: no clipping at all => saw the unclipped gradient
 // mistake 8: the loss returned is measured again after the update => computed before the update
+// mistake 9: only NaN tested (std::isnan), so an infinite loss goes into backward and the update => std::isnan(loss) lets an infinite loss through
 // Lesson 22's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong training steps (the test: lessons/common/expect_mistake_caught.sh).
@@ -17,7 +18,7 @@ float exercise::train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const po
     if (!mistake(3)) opt.set_lr(lr);
     pg::Tensor loss = poet::batch_loss(gpt, batch);
     float value = loss.item();
-    if (!mistake(5) && !std::isfinite(value)) return value;
+    if (mistake(9) ? std::isnan(value) : !mistake(5) && !std::isfinite(value)) return value;
     if (!mistake(1) && !mistake(4)) opt.zero_grad();
     loss.backward();
     if (mistake(4)) opt.zero_grad();

@@ -65,6 +65,21 @@ inline void expect_probabilities(const std::vector<float>& logits, size_t k, flo
         finite = finite && std::isfinite(v);
         sum += v;
     }
+    // the ids your result keeps, and whether they are a top k (every kept logit >= every dropped one)
+    std::vector<size_t> kept_ids;
+    for (size_t i = 0; i < got.size(); ++i)
+        if (got[i] != 0.0) kept_ids.push_back(i);
+    bool a_top_k = got.size() == V && kept_ids.size() == kept && kept < V;
+    if (a_top_k) {
+        float lowest_kept = INFINITY, highest_dropped = -INFINITY;
+        for (size_t i = 0; i < V; ++i)
+            (got[i] != 0.0 ? lowest_kept : highest_dropped) =
+                got[i] != 0.0 ? std::min(lowest_kept, logits[i]) : std::max(highest_dropped, logits[i]);
+        // ... but not the reference's k (the ties resolved otherwise)
+        size_t same = 0;
+        for (size_t i : kept_ids) same += want[i] != 0.0;
+        a_top_k = lowest_kept >= highest_dropped && same < kept;
+    }
     if (got.size() != V)
         hint = lesson::tr("one probability per id, V = " + std::to_string(V) + " in all, zeros outside the top k",
                           "每个 id 一个概率，共 V = " + std::to_string(V) + " 个，前 k 之外为 0");
@@ -73,6 +88,13 @@ inline void expect_probabilities(const std::vector<float>& logits, size_t k, flo
                           "exp((z - max) / T) is at most 1",
                           "出现了 NaN 或 inf：exp 溢出（或 0/0）。先减去最大的 logit 再取 exp："
                           "exp((z - max) / T) 不会超过 1");
+    else if (k >= V && close(exercise::topk_probabilities(logits, 0, T), reference(logits, 0, T)))
+        hint = lesson::tr("k = 0 gives the right probabilities but k = " + std::to_string(k) + " >= V = " +
+                              std::to_string(V) + " does not: k >= V keeps all V ids, as k = 0 does; cut only when "
+                              "0 < k < V (ids.resize(k) with k > V adds ids that are not there)",
+                          "k = 0 时概率是对的，k = " + std::to_string(k) + " >= V = " + std::to_string(V) +
+                              " 时却不对：k >= V 和 k = 0 一样保留全部 V 个 id；只在 0 < k < V 时截断"
+                              "（k > V 时 ids.resize(k) 会添上并不存在的 id）");
     else if (close(got, reference(logits, k, 1.0)))
         hint = lesson::tr("these are the probabilities without the temperature (T = 1): divide the logits by T "
                           "before the softmax",
@@ -85,6 +107,13 @@ inline void expect_probabilities(const std::vector<float>& logits, size_t k, flo
         hint = lesson::tr("your cut keeps k + 1 ids: keep exactly the k largest (sorted larger first, ids 0 .. k - 1 "
                           "of that order)",
                           "你的截断保留了 k + 1 个 id：只保留最大的 k 个（从大到小排序后的第 0 .. k - 1 个）");
+    else if (a_top_k && std::fabs(sum - 1.0) <= 1e-6)
+        hint = lesson::tr("you kept k ids of the largest logits, but at the tie at the k-th largest logit not the "
+                          "smaller ids: std::sort is not stable (libstdc++'s reorders equal elements from 17 on); "
+                          "sort with std::stable_sort, or compare (logit, id)",
+                          "你保留了 k 个最大的 logit，但在第 k 大的 logit 并列时留下的不是 id 较小的那些："
+                          "std::sort 不是稳定排序（libstdc++ 从 17 个元素起就会打乱相等元素的次序）；"
+                          "要用 std::stable_sort，或者按 (logit, id) 比较");
     else if (std::fabs(sum - 1.0) > 1e-6)
         hint = lesson::tr("the probabilities do not add up to 1 (sum " + lesson::num(sum, 4) +
                               "): after the cut, divide by the sum over the k kept ids (renormalise)",
@@ -289,6 +318,13 @@ int main() {
                [] {
                    check23::expect_probabilities({1.0f, 3.0f, 0.0f, 3.0f, 2.0f, 3.0f}, 2, 1.0f);
                    check23::expect_probabilities({0.5f, 0.5f, 0.5f, 0.5f}, 3, 0.7f);
+                   // ties at a vocabulary's size: V = 32 and 64, four logit values, every cut inside a tie
+                   // (a sort that is not stable keeps other ids here, though not at V = 4 or 6)
+                   for (size_t V : {size_t{32}, size_t{64}}) {
+                       std::vector<float> tied(V);
+                       for (size_t i = 0; i < V; ++i) tied[i] = 0.5f * static_cast<float>((i * 7) % 4);
+                       for (size_t k : {V / 8, V / 2 - 3, V / 3}) check23::expect_probabilities(tied, k, 1.0f);
+                   }
                });
     checks.run(tr("topk_probabilities: logits near 1000 and -1000, T = 0.05: no NaN, no inf",
                   "topk_probabilities：logits 接近 1000 和 -1000，T = 0.05：不能有 NaN 和 inf"),
@@ -347,7 +383,7 @@ int main() {
                    check23::expect_frequencies(w, 2, 0.4f, 13);
                });
     checks.run(tr("sample_topk: the inverse CDF over ids 0 .. V - 1, draw by draw",
-                  "sample_topk：沿 id 0 .. V - 1 的逆累积分布（inverse CDF），逐次对照"),
+                  "sample_topk：沿 id 0 .. V - 1 的逆累积分布，逐次对照"),
                [&] {
                    pg::Generator gen(23);
                    const check23::Probs p = check23::reference(w, 5, 0.9f);

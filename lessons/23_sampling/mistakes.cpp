@@ -7,6 +7,8 @@
 // mistake 7: the running sum compared before adding p[id] (the CDF off by one) => land one id after
 // mistake 8: greedy, the argmax, instead of a draw => every draw is the most likely id
 // mistake 9: a new pg::Generator made inside sample_topk => draw from the gen you are given
+// mistake 10: std::sort instead of std::stable_sort, so a tie at the k-th logit keeps other ids at V >= 17 => std::sort is not stable
+// mistake 11: the cut made whenever k > 0, also for k >= V (ids.resize(k) adds id 0 again) => k >= V keeps all V ids
 // Lesson 23's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines that ask for a mistake.
@@ -20,10 +22,12 @@ std::vector<double> exercise::topk_probabilities(const std::vector<float>& logit
     const size_t V = logits.size();
     std::vector<size_t> ids(V);
     std::iota(ids.begin(), ids.end(), size_t{0});
-    std::stable_sort(ids.begin(), ids.end(), [&](size_t a, size_t b) { return logits[a] > logits[b]; });
-    if (k > 0 && k < V) {
+    auto larger = [&](size_t a, size_t b) { return logits[a] > logits[b]; };
+    if (mistake(10)) std::sort(ids.begin(), ids.end(), larger);
+    else std::stable_sort(ids.begin(), ids.end(), larger);
+    if (k > 0 && (k < V || mistake(11))) {
         size_t n = mistake(3) ? k + 1 : k;
-        const float threshold = logits[ids[k - 1]];
+        const float threshold = logits[ids[std::min(k, V) - 1]];
         while (mistake(6) && n < V && logits[ids[n]] >= threshold) ++n;
         ids.resize(n);
     }

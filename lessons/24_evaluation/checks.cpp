@@ -1,5 +1,7 @@
 // Lesson 24's checks for masked_cross_entropy and records_loss, shared by starter.cpp, solution.cpp
-// and your exercise.cpp: the hand example, edge cases (logits of 1000, ignored rows, all ignored),
+// and your exercise.cpp: the hand example, edge cases (logits of 1000, logits all below -745, ignored
+// rows, all ignored; a wrong mean is compared with the same rows further along in memory, which
+// names a read of freed memory such as a temporary's .detach().ptr()),
 // pg::cross_entropy on random logits, and poet::validation_loss on a small seeded GPT (no training,
 // so the checks take a second; the experiment measures the trained model).
 #include "check.hpp"
@@ -50,22 +52,22 @@ inline std::string mean_hint(const Reference& r, const exercise::Loss& got, int 
         return tr("rows whose target equals ignore (here " + i +
                       ") were counted: skip every target equal to ignore, the argument, not only kIgnore = -1",
                   "目标等于 ignore（这里是 " + i + "）的行被计进去了：跳过所有等于参数 ignore 的目标，"
-                      "不只是 kIgnore = -1（skip every target equal to ignore）");
+                      "不只是 kIgnore = -1");
     if (near(got.mean, r.sum / static_cast<double>(r.N)))
         return tr("divided by N, every row: divide by the counted predictions, not by N (ignored rows are not "
                   "predictions)",
-                  "除以了 N（所有行）：应除以计入的预测数（divide by the counted predictions, not by N），"
+                  "除以了 N（所有行）：应除以计入的预测数，不是除以 N；"
                   "被忽略的行不是预测");
     if (near(got.mean, r.sum))
         return tr("that is the sum, not the mean: divide it by counted",
-                  "这是总和而不是平均（the sum, not the mean）：再除以 counted");
+                  "这是总和而不是平均：再除以 counted");
     if (near(got.mean, mean / std::log(2.0)))
         return tr("bits, not nats: that is log2; the loss (and perplexity = exp(loss)) uses the natural log, std::log",
-                  "这是比特而不是奈特（bits, not nats）：你用了 log2；损失（以及困惑度 = exp(损失)）用自然对数 std::log");
+                  "这是比特而不是奈特：你用了 log2；损失（以及困惑度 = exp(损失)）用自然对数 std::log");
     if (near(got.mean, r.wrong_axis))
         return tr("the wrong axis: that is log_softmax over dim 0 (down the N rows); each row's V logits are one "
                   "distribution, so normalise along dim 1 (or -1)",
-                  "轴错了（the wrong axis）：这是沿 dim 0（跨 N 行）的 log_softmax；每一行的 V 个 logits 才是一个分布，"
+                  "轴错了：这是沿 dim 0（跨 N 行）的 log_softmax；每一行的 V 个 logits 才是一个分布，"
                   "应沿 dim 1（或 -1）归一化");
     return tr("for each counted row r: m = max_v z[r][v], nll = m + log(sum_v exp(z[r][v] - m)) - z[r][target]; "
               "mean = the sum of nll over the counted rows / counted",
@@ -86,6 +88,37 @@ inline exercise::Loss call(const pg::Tensor& logits, const std::vector<int>& tar
     }
 }
 
+// The same rows behind ignored rows of zeros (at least 64 floats of them): the learner's loss must not
+// change, since the rows it counts hold the same numbers. Only where they lie in memory differs.
+inline bool right_rows_later(const pg::Tensor& logits, const std::vector<int>& targets, int ignore, double mean,
+                             double tol) {
+    const size_t N = logits.size(0), V = logits.size(1), before = (64 + V - 1) / V;
+    std::vector<float> values(before * V, 0.f), z = logits.to_vector();
+    values.insert(values.end(), z.begin(), z.end());
+    std::vector<int> t(before, ignore);
+    t.insert(t.end(), targets.begin(), targets.end());
+    const exercise::Loss later = call(pg::tensor(values, {N + before, V}), t, ignore);
+    return std::fabs(later.mean - mean) <= tol;
+}
+
+inline std::string memory_hint() {
+    return lesson::tr("the same rows give the right loss when ignored rows come first, and a wrong one here: your "
+                      "loss depends on where the rows lie in memory, so the code reads memory it does not own. Most "
+                      "likely a pointer into a temporary tensor: logits.detach().ptr() (detach copies, and the copy is "
+                      "freed at the end of that statement); read logits.ptr(), or keep the tensor in a named variable",
+                      "同样的行，前面多几个被忽略的行时损失是对的，放在这里却不对：你的损失取决于这些行在内存里的位置，"
+                      "也就是代码读了不属于它的内存。最可能是指向临时张量的指针：logits.detach().ptr()"
+                      "（detach 会复制一份，这份副本在那条语句结束时就被释放了）；要读 logits.ptr()，"
+                      "或者把张量放在一个有名字的变量里");
+}
+
+// The check's hint for a wrong mean, unless the rows moved in memory give the right one: then the
+// memory hint, since that is what the numbers established.
+inline std::string unless_memory(const pg::Tensor& logits, const std::vector<int>& targets, int ignore, double mean,
+                                 double tol, const std::string& hint) {
+    return right_rows_later(logits, targets, ignore, mean, tol) ? memory_hint() : hint;
+}
+
 inline void expect_loss(const pg::Tensor& logits, const std::vector<int>& targets, int ignore, double tol) {
     const Reference r = reference(logits, targets, ignore);
     exercise::Loss got = call(logits, targets, ignore);
@@ -96,7 +129,9 @@ inline void expect_loss(const pg::Tensor& logits, const std::vector<int>& target
                                     "counted 是目标不等于 ignore 的行数"));
     const double mean = r.sum / static_cast<double>(r.counted);
     std::string hint = mean_hint(r, got, ignore);
-    if (!std::isfinite(got.mean))
+    if (got.counted == r.counted && !(std::fabs(got.mean - mean) <= tol) && right_rows_later(logits, targets, ignore, mean, tol))
+        hint = memory_hint();
+    else if (!std::isfinite(got.mean))
         hint = lesson::tr("the loss came out " + lesson::num(got.mean) +
                               ": exp overflowed (exp(1000) = inf) or a probability underflowed to 0 (log 0 = -inf); "
                               "use log-sum-exp: m + log(sum exp(z - m)) - z[target], with m the row's max",
@@ -169,20 +204,38 @@ int main() {
         expect_loss(random_logits(6, 5, 2.f, 241), {0, 3, 0, 4, 1, 0}, 0, 1e-6);
     });
     checks.run(lesson::tr("logits 1000, 0, -1000, target 0: loss 0, not inf or nan", "logits 为 1000、0、-1000，目标 0：损失 0，不是 inf 或 nan"), [] {
-        const exercise::Loss got = call(lesson::from_rows({{1000, 0, -1000}}), {0}, poet::kIgnore);
-        lesson::expect_near("mean", got.mean, 0.0, 1e-6,
+        const pg::Tensor z = lesson::from_rows({{1000, 0, -1000}});
+        const exercise::Loss got = call(z, {0}, poet::kIgnore);
+        if (std::fabs(got.mean) <= 1e-6) return;
+        lesson::expect_near("mean", got.mean, 0.0, 1e-6, unless_memory(z, {0}, poet::kIgnore, 0.0, 1e-6,
                             lesson::tr("exp(1000) overflows to inf: subtract the row's max before exp, "
                                        "m + log(sum exp(z - m)) - z[target]",
-                                       "exp(1000) 溢出成 inf：先减去这一行的最大值再取 exp（subtract the row's max "
-                                       "before exp）：m + log(sum exp(z - m)) - z[target]"));
+                                       "exp(1000) 溢出成 inf：先减去这一行的最大值再取 exp："
+                                       "m + log(sum exp(z - m)) - z[target]")));
     });
     checks.run(lesson::tr("logits 1000, 0, -1000, target 2: -log p = 2000 exactly", "logits 为 1000、0、-1000，目标 2：-log p 正好是 2000"), [] {
-        const exercise::Loss got = call(lesson::from_rows({{1000, 0, -1000}}), {2}, poet::kIgnore);
-        lesson::expect_near("mean", got.mean, 2000.0, 1e-6,
+        const pg::Tensor z = lesson::from_rows({{1000, 0, -1000}});
+        const exercise::Loss got = call(z, {2}, poet::kIgnore);
+        if (std::fabs(got.mean - 2000.0) <= 1e-6) return;
+        lesson::expect_near("mean", got.mean, 2000.0, 1e-6, unless_memory(z, {2}, poet::kIgnore, 2000.0, 1e-6,
                             lesson::tr("p = exp(-2000) underflowed to 0, and -log 0 = inf: never take the log of a "
                                        "probability; -log p = log-sum-exp - z[target] = 1000 - (-1000)",
-                                       "p = exp(-2000) 下溢成 0（underflowed to 0），-log 0 = inf：不要对概率取 "
-                                       "log；-log p = log-sum-exp - z[target] = 1000 - (-1000)"));
+                                       "p = exp(-2000) 下溢成 0，-log 0 = inf：不要对概率取 "
+                                       "log；-log p = log-sum-exp - z[target] = 1000 - (-1000)")));
+    });
+    checks.run(lesson::tr("logits all below -745 (-1000 and -800): exp(z) is 0 even in double, the loss is not",
+                          "logits 全都低于 -745（-1000 和 -800）：exp(z) 即使用 double 也是 0，损失却不是"), [] {
+        const pg::Tensor logits = lesson::from_rows({{-1000, -1001, -1003}, {-800, -800, -801}});
+        const exercise::Loss got = call(logits, {1, 2}, poet::kIgnore);
+        const double want = reference(logits, {1, 2}, poet::kIgnore).sum / 2;
+        if (!std::isfinite(got.mean))
+            lesson::expect_near("mean", got.mean, want, 1e-5, unless_memory(logits, {1, 2}, poet::kIgnore, want, 1e-5,
+                                lesson::tr("every logit of these rows is below -745, where exp(z) is 0 even in double: the "
+                                           "sum of exp is 0 and its log is -inf. Subtract the row's max also when it is "
+                                           "negative: exp(z - m) is 1 for the largest logit",
+                                           "这两行的每个 logit 都低于 -745，那里 exp(z) 即使用 double 也是 0：exp 的和是 0，"
+                                           "它的 log 是 -inf。最大值是负数时也要减去它：最大的 logit 的 exp(z - m) 是 1")));
+        expect_loss(logits, {1, 2}, poet::kIgnore, 1e-5);
     });
     checks.run(lesson::tr("every target ignored: mean 0 with counted 0", "所有目标都被忽略：mean 为 0，counted 为 0"), [] {
         const exercise::Loss got = call(random_logits(3, 4, 1.f, 242), {poet::kIgnore, poet::kIgnore, poet::kIgnore},
@@ -192,7 +245,7 @@ int main() {
         lesson::expect_near("mean", got.mean, 0.0, 0.0,
                             lesson::tr("nothing counted: return mean 0 (0/0 is NaN), so that a caller summing "
                                        "mean * counted over batches adds 0",
-                                       "什么都没计：返回 mean 0（0/0 is NaN，0/0 是 NaN），这样按批累加 "
+                                       "什么都没计：返回 mean 0（0/0 是 NaN），这样按批累加 "
                                        "mean * counted 的调用者加上的是 0"));
     });
     checks.run(lesson::tr("random logits (64, 50), a quarter ignored, against pg::cross_entropy",
@@ -220,8 +273,8 @@ int main() {
                        got.counted == 64 * poet::kInputLength
                            ? lesson::tr("all 27 targets counted: the targets k and SEP (t = 0 and 1) carry no loss, "
                                         "set them to kIgnore; 25 per record",
-                                        "27 个目标全计了：目标 k 和 SEP（t = 0 和 1）不计损失（the targets k and SEP "
-                                        "carry no loss），设为 kIgnore；每条记录 25 个")
+                                        "27 个目标全计了：目标 k 和 SEP（t = 0 和 1）不计损失，"
+                                        "设为 kIgnore；每条记录 25 个")
                            : lesson::tr("25 targets per record are counted: the 24 poem ids and EOS",
                                         "每条记录计 25 个目标：诗的 24 个 id 和 EOS"));
         std::string hint = lesson::tr("targets[b*T + t] = record[b][t + 1] for t >= 2, kIgnore for t = 0 and 1; "
@@ -231,7 +284,7 @@ int main() {
         if (near(got.mean, unshifted_loss(gpt, records)))
             hint = lesson::tr("the targets are the inputs: the targets are the record shifted by one, "
                               "targets[t] = record[t + 1] (the model predicts the next id)",
-                              "目标就是输入本身：目标是记录错开一位（the targets are the record shifted by one），"
+                              "目标就是输入本身：目标是记录错开一位，"
                               "targets[t] = record[t + 1]（模型预测下一个 id）");
         lesson::expect_near("records_loss", got.mean, want, 1e-5, hint);
     });

@@ -9,6 +9,8 @@
 // mistake 9: pg::cross_entropy called instead of writing the loss => you called pg::cross_entropy
 // mistake 10: targets not shifted (the inputs used as targets) => the targets are the record shifted by one
 // mistake 11: the targets k and SEP counted => the targets k and SEP (t = 0 and 1) carry no loss
+// mistake 12: the max subtracted only when it is positive (against overflow alone) => where exp(z) is 0 even in double
+// mistake 13: the row read through a pointer into a temporary copy, logits.detach().ptr(), freed at once => reads memory it does not own
 // Lesson 24's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong losses (the test: lessons/common/expect_mistake_caught.sh).
@@ -34,8 +36,9 @@ exercise::Loss exercise::masked_cross_entropy(const pg::Tensor& logits, const st
     size_t counted = 0;
     for (size_t r = 0; r < N; ++r) {
         if (targets[r] == skipped) continue;
-        const float* z = logits.ptr() + r * V;
-        const double m = *std::max_element(z, z + V);
+        const float* z = mistake(13) ? logits.detach().ptr() + r * V : logits.ptr() + r * V;
+        const double m = mistake(12) ? std::max(0.0, static_cast<double>(*std::max_element(z, z + V)))
+                                     : *std::max_element(z, z + V);
         double total = 0;
         for (size_t v = 0; v < V; ++v) total += mistake(3) ? std::exp(z[v]) : std::exp(z[v] - m);
         const double log_sum_exp = mistake(3) ? std::log(total) : m + std::log(total);
