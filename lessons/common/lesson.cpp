@@ -272,7 +272,7 @@ std::string str(const pg::Tensor& t, int decimals) {
 }
 
 void show(const std::string& name, const pg::Tensor& t, int decimals) {
-    std::cout << name << "  shape " << str(t.shape()) << "\n";
+    std::cout << name << tr("  shape ", "  形状 ") << str(t.shape()) << "\n";
     if (t.dim() == 0) {
         std::cout << "  " << num(t.item(), decimals) << "\n";
         return;
