@@ -10,6 +10,8 @@
 // Form::Regulated adds 格律 (form.hpp) to both passes: each slot takes only characters whose tone
 // fits a template still possible, the rhyme slots keep one level group, and k goes only into a slot
 // where it fits; the template is the one the model's own choices lead to, slot by slot.
+// Steering (steer.hpp), when asked for, adds a bias toward characters related to k and a penalty on
+// characters already written to the logits of every sampled slot.
 // Leaves out: beam search over templates (the first fitting choice of the model is kept).
 #pragma once
 #include <string>
@@ -17,6 +19,7 @@
 #include "pg/nn/gpt.hpp"
 #include "pg/random.hpp"
 #include "poet/decode.hpp"
+#include "poet/steer.hpp"
 #include "poet/tokenizer.hpp"
 
 namespace poet {
@@ -39,6 +42,10 @@ struct WriteOptions {
     // Loose here so that library callers (the demo, lesson 22) keep what they print; the CLI's
     // write and eval ask for Regulated. Needs constrained decoding.
     Form form = Form::Loose;
+    // Topical bias and repeat penalty on every sampled slot of both passes (steer.hpp), constrained
+    // decoding only; the placement odds stay the model's own. Off here for the same reason as Loose;
+    // the CLI's write, eval and demo turn it on.
+    Steering steering;
 };
 
 struct WrittenPoem {
