@@ -74,7 +74,7 @@ TEST_CASE("steer: PPMI per poem over the corpus, pairs below the minimum count l
     REQUIRE_THROWS_WITH(twice.related(tok.id(U'月')), Contains("was not counted"));
 }
 
-TEST_CASE("steer: topic bonus per nat of PPMI, repeat penalty once per written character", "[poet][steer]") {
+TEST_CASE("steer: topic bonus per nat of PPMI for relatives not yet written, repeat penalty once per written character", "[poet][steer]") {
     poet::Tokenizer tok = poet::Tokenizer::build(kFour);
     poet::TopicTable table(kFour, tok, {tok.id(U'春')}, 2);
     poet::Steering s{&table, 2.f, 0.5f};
@@ -84,7 +84,7 @@ TEST_CASE("steer: topic bonus per nat of PPMI, repeat penalty once per written c
     std::vector<float> logits(tok.size(), 0.f);
     poet::steer_logits(logits, row, s, tok);
     auto at = [&](char32_t c) { return logits[static_cast<size_t>(tok.id(c))]; };
-    REQUIRE(at(U'风') == Approx(2 * std::log(2.0) - 0.5));   // related and written (twice: penalised once)
+    REQUIRE(at(U'风') == Approx(-0.5));                      // related but written (twice: penalised once)
     REQUIRE(at(U'花') == Approx(2 * std::log(2.0)));         // related
     REQUIRE(at(U'月') == Approx(-0.5));                      // written, unrelated
     REQUIRE(at(U'春') == 0.f);                               // k: neither
@@ -92,7 +92,12 @@ TEST_CASE("steer: topic bonus per nat of PPMI, repeat penalty once per written c
     REQUIRE(at(U'草') == 0.f);                               // below the minimum count
     double total = 0;
     for (float v : logits) total += v;
-    REQUIRE(total == Approx(4 * std::log(2.0) - 1.0));       // nothing else moved
+    REQUIRE(total == Approx(2 * std::log(2.0) - 1.0));       // nothing else moved
+    row.resize(3);                                           // nothing written yet: both relatives get it
+    std::fill(logits.begin(), logits.end(), 0.f);
+    poet::steer_logits(logits, row, s, tok);
+    REQUIRE(at(U'风') == Approx(2 * std::log(2.0)));
+    REQUIRE(at(U'月') == 0.f);
 
     REQUIRE_FALSE(poet::Steering{}.active());
     REQUIRE_FALSE((poet::Steering{&table, 0.f, 0.f}.active()));

@@ -62,17 +62,18 @@ const std::vector<std::pair<int, float>>& TopicTable::related(int k) const {
 
 void steer_logits(std::vector<float>& logits, const std::vector<int>& row, const Steering& s, const Tokenizer& tok) {
     if (row.size() < kPromptLength) return;
+    std::vector<int> seen;   // the characters already written, each once however often
+    for (size_t t = kPromptLength; t < row.size(); ++t)
+        if (row[t] >= 0 && static_cast<size_t>(row[t]) < logits.size() && tok.is_han(row[t])) seen.push_back(row[t]);
+    std::sort(seen.begin(), seen.end());
+    seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
+    auto written = [&](int id) { return std::binary_search(seen.begin(), seen.end(), id); };
+    // the bonus goes to relatives not yet written: one 颃 serves the topic, a second only repeats it
     if (s.topics && s.topic_weight != 0.f)
         for (const auto& [c, pmi] : s.topics->related(row[1]))
-            if (static_cast<size_t>(c) < logits.size()) logits[static_cast<size_t>(c)] += s.topic_weight * pmi;
-    if (s.repeat_penalty != 0.f) {
-        std::vector<int> seen(row.begin() + static_cast<long>(kPromptLength), row.end());
-        std::sort(seen.begin(), seen.end());
-        seen.erase(std::unique(seen.begin(), seen.end()), seen.end());   // once per character, however often
-        for (int id : seen)
-            if (id >= 0 && static_cast<size_t>(id) < logits.size() && tok.is_han(id))
-                logits[static_cast<size_t>(id)] -= s.repeat_penalty;
-    }
+            if (static_cast<size_t>(c) < logits.size() && !written(c)) logits[static_cast<size_t>(c)] += s.topic_weight * pmi;
+    if (s.repeat_penalty != 0.f)
+        for (int id : seen) logits[static_cast<size_t>(id)] -= s.repeat_penalty;
 }
 
 }  // namespace poet

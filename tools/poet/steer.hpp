@@ -1,8 +1,8 @@
 // Steering the decoder toward the poem's character k (issue 25: the model alone mostly ignores k).
 // Two adjustments of the logits before each sampled slot, both from counts, not from the model:
-//   topic:  + topic_weight · PPMI(k, c) for each ideograph c that shares poems with k more often
-//           than chance in the training poems (k itself gets nothing: whether the draft holds k is
-//           left to the model, and placement puts it in otherwise);
+//   topic:  + topic_weight · PPMI(k, c) for each ideograph c not yet in the poem that shares poems
+//           with k more often than chance in the training poems (k itself gets nothing: whether the
+//           draft holds k is left to the model, and placement puts it in otherwise);
 //   repeat: − repeat_penalty for each character the poem already holds (the model repeats
 //           characters in half its poems, the corpus's quatrains in a third).
 // Leaves out: steering the placement pass (k goes where the model's own odds put it), smoothing
