@@ -142,6 +142,13 @@ TEST_CASE("steer: the writer under steering keeps the form and the character", "
         REQUIRE(repeated_plain >= 5);   // an untrained model repeats now and then (7 loose, 6 regulated)
         REQUIRE(repeated_steered == 0);
 
+        // a k the table has not counted is refused before decoding, the model left as it was
+        opt.steering = {&table, 1.f, 0.f};
+        bool was_training = m.gpt->is_training();
+        pg::Generator gd(1);
+        REQUIRE_THROWS_WITH(poet::write_poems(*m.gpt, m.tok, {m.tok.id(U'花')}, opt, gd), Contains("was not counted"));
+        REQUIRE(m.gpt->is_training() == was_training);
+
         // a topic weight far above the logits: every character but k is one of k's relatives
         opt.steering = {&table, 1000.f, 0.f};
         pg::Generator gc(3);

@@ -228,6 +228,8 @@ std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, con
     if (gpt.config().context < kRowLength - 1)
         throw std::invalid_argument("write: the model's context " + std::to_string(gpt.config().context) +
                                     " is shorter than a record");
+    if (opt.steering.topics && opt.steering.topic_weight != 0.f)
+        for (int k : ks) opt.steering.topics->related(k);   // throws before decoding for a k not counted
     if (opt.form == Form::Regulated && !opt.constrained)
         throw std::invalid_argument("write: 格律 (--form regulated) needs constrained decoding (drop --free, or use "
                                     "--form loose)");

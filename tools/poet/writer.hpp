@@ -62,8 +62,9 @@ std::vector<int> han_ids(const Tokenizer& tok);
 
 // One poem per entry of ks, all decoded as one batch (ks may repeat a character, or differ).
 // Throws std::invalid_argument when a k is not an ideograph of the vocabulary, Placement::Model or
-// Form::Regulated is asked for without constrained decoding, or (never with the four templates,
-// whose free slots take any character) k fits no slot of any template.
+// Form::Regulated is asked for without constrained decoding, the steering's TopicTable has not
+// counted a k, or (never with the four templates, whose free slots take any character) k fits no
+// slot of any template.
 std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<int>& ks,
                                      const WriteOptions& opt, pg::Generator& gen);
 
