@@ -1,5 +1,5 @@
 // What the commands share: the TrainConfig flags (made from the settings table in config.cpp, so
-// train, bench and demo agree), --threads and --seed, a poem as two couplets, Ctrl-C as "save and
+// train, bench and demo agree), --threads and --seed, --topic and --repeat (steering), a poem as two couplets, Ctrl-C as "save and
 // stop", the exit code of a training run, and the runs/ layout.
 // Leaves out: per-command flags (each command declares its own).
 #include <csignal>
@@ -114,6 +114,16 @@ StopOnCtrlC::StopOnCtrlC() {
 StopOnCtrlC::~StopOnCtrlC() { std::signal(SIGINT, SIG_DFL); }
 
 const std::atomic<bool>* StopOnCtrlC::stop() const { return &g_stop; }
+
+Steering steering_from(const Args& a, const TopicTable& topics) {
+    Steering s;
+    s.topics = &topics;
+    s.topic_weight = a.number("topic", kTopicWeight);
+    s.repeat_penalty = a.number("repeat", kRepeatPenalty);
+    if (s.topic_weight < 0.f || s.repeat_penalty < 0.f)
+        throw std::invalid_argument("--topic and --repeat must be >= 0");
+    return s;
+}
 
 std::string run_dir(const std::string& name) {
     return !name.empty() && name.front() == '/' ? name : std::string(POET_SOURCE_DIR) + "/runs/" + name;

@@ -51,8 +51,13 @@ int cmd_demo(int argc, char** argv) {
     PoetModel model = load_model(ckpt);
     uint64_t seed = seed_or_random(a);
     pg::Generator gen(seed);
+    std::vector<int> ks;
+    for (const char* c : kDemoChars)
+        if (model.tok.contains(decode_utf8(c)[0])) ks.push_back(model.tok.id(decode_utf8(c)[0]));
+    TopicTable topics(load_corpus(default_data_dir(), train_config_from(model.metadata).corpus).train, model.tok, ks);
     WriteOptions opt;
-    opt.form = Form::Regulated;   // as ./poet write: 格律 by default
+    opt.form = Form::Regulated;   // as ./poet write: 格律 and steering by default
+    opt.steering = {&topics, kTopicWeight, kRepeatPenalty};
     size_t samples = a.size("samples", 2);
     std::printf("\n一字一诗 — one character, one poem (step %llu model, seed %llu)\n",
                 static_cast<unsigned long long>(model.step), static_cast<unsigned long long>(seed));

@@ -1,7 +1,8 @@
 // `./poet eval`: the checkpoint's validation loss (overall, beside the bigram baseline, and by
 // position in the poem), then, over N prompts, the sampling rates of eval.hpp for the ways of
 // writing: free (no constraints), constrained with the prefix alone, --form loose (constrained +
-// placement), 格律 (the default writer) and 格律 --acrostic; then their form, the model's mean
+// placement), 格律 and 格律 --acrostic, each unsteered and steered (steer.hpp; the steered 格律 is
+// the default writer); then their form, the model's mean
 // log-probability per character and topicality, each beside the corpus's own.
 // Leaves out: comparing checkpoints (run it once per checkpoint).
 #include <cmath>
@@ -16,6 +17,7 @@
 #include "poet/model.hpp"
 #include "poet/quatrain.hpp"
 #include "poet/records.hpp"
+#include "poet/steer.hpp"
 #include "poet/utf8.hpp"
 #include "poet/val_loss.hpp"
 #include "poet/variants.hpp"
@@ -34,19 +36,25 @@ static void print_rates(const char* name, const SampleStats& s) {
                 100 * s.contains_char, 100 * s.drafted_with_char, 100 * s.copied_lines, 100 * s.poems_with_copy);
 }
 
-// The ways of writing eval compares, in the order it runs them (one generator for all).
+// The ways of writing eval compares, in the order it runs them (one generator for all). The first
+// five are the writer before steering (issue 25) and draw what they drew then, seed for seed; the
+// steered ones follow, with --topic and --repeat.
 struct Way {
     const char* name;
     bool constrained;
     Placement placement;
     Form form;
+    bool steered;
 };
-enum WayIndex { kFree, kPrefixOnly, kLoose, kRegulated, kRegulatedAcrostic };
-static const Way kWays[] = {{"free (no constraints)", false, Placement::Prefix, Form::Loose},
-                            {"constrained, prefix only", true, Placement::Prefix, Form::Loose},
-                            {"--form loose (placement)", true, Placement::Model, Form::Loose},
-                            {"格律 (write, the default)", true, Placement::Model, Form::Regulated},
-                            {"格律 --acrostic", true, Placement::Acrostic, Form::Regulated}};
+enum WayIndex { kFree, kPrefixOnly, kLoose, kRegulated, kRegulatedAcrostic, kSteeredLoose, kSteered, kSteeredAcrostic };
+static const Way kWays[] = {{"free (no constraints)", false, Placement::Prefix, Form::Loose, false},
+                            {"constrained, prefix only", true, Placement::Prefix, Form::Loose, false},
+                            {"--form loose, unsteered", true, Placement::Model, Form::Loose, false},
+                            {"格律, unsteered", true, Placement::Model, Form::Regulated, false},
+                            {"格律 --acrostic, unsteered", true, Placement::Acrostic, Form::Regulated, false},
+                            {"--form loose (steered)", true, Placement::Model, Form::Loose, true},
+                            {"格律 (write, the default)", true, Placement::Model, Form::Regulated, true},
+                            {"格律 --acrostic", true, Placement::Acrostic, Form::Regulated, true}};
 
 static std::string fixed3(double v) {
     char buf[32];
@@ -125,21 +133,52 @@ static void print_judgement(PoetModel& model, const Corpus& corpus, const std::s
                 "  characters, for its own k minus for the other prompts' k (real poems: held out of the counts).\n",
                 base.val_skipped);
     std::printf("\n  templates of the regular poems:\n    corpus (all): %s\n    格律:         %s\n",
-                shares(base.all).c_str(), shares(form_stats(written[kRegulated].poems, table)).c_str());
-    double kept = topic[kLoose] > 0 ? 100 * topic[kRegulated] / topic[kLoose] : 0.0;
+                shares(base.all).c_str(), shares(form_stats(written[kSteered].poems, table)).c_str());
+    auto share = [](double part, double whole) { return whole > 0 ? 100 * part / whole : 0.0; };
     std::printf("\n  the cost of 格律 in the model's judgement: %.3f nats per character below free sampling, which\n"
-                "  sits %.3f above the validation quatrains; 格律 keeps %.0f%% of --form loose's topicality (real\n"
-                "  poems: %.3f)\n",
-                log_p[kFree] - log_p[kRegulated], log_p[kFree] - base.val_log_p, kept, base.ceiling);
+                "  sits %.3f above the validation quatrains (unsteered: %.3f); 格律 keeps %.0f%% of --form loose's\n"
+                "  topicality (unsteered: %.0f%%); the default writer reaches %.0f%% of a real poem's topicality\n"
+                "  (%.3f; unsteered: %.0f%%)\n",
+                log_p[kFree] - log_p[kSteered], log_p[kFree] - base.val_log_p, log_p[kFree] - log_p[kRegulated],
+                share(topic[kSteered], topic[kSteeredLoose]), share(topic[kRegulated], topic[kLoose]),
+                share(topic[kSteered], base.ceiling), base.ceiling, share(topic[kRegulated], base.ceiling));
+}
+
+// The training poems at even (half 0) or odd (half 1) indices.
+static std::vector<std::u32string> half_of(const std::vector<std::u32string>& poems, size_t half) {
+    std::vector<std::u32string> out;
+    for (size_t i = half; i < poems.size(); i += 2) out.push_back(poems[i]);
+    return out;
+}
+
+// Steering is scored by the same counts it steers by; is it more than those counts? 格律 steered by
+// the even-numbered training poems, topicality counted over the odd-numbered ones, beside the
+// unsteered 格律 poems and real poems (drawn from the odd half) under the same counts.
+static void print_held_out(PoetModel& model, const Corpus& corpus, const std::vector<int>& prompts,
+                           const std::vector<char32_t>& prompt_chars, WriteOptions opt, const Prompted& unsteered,
+                           pg::Generator& gen, pg::Generator& ceiling_gen) {
+    TopicTable even(half_of(corpus.train, 0), model.tok, prompts);
+    opt.steering.topics = &even;
+    Prompted steered = prompted(prompts, write_poems(*model.gpt, model.tok, prompts, opt, gen), model.tok);
+    std::vector<std::u32string> odd = half_of(corpus.train, 1);
+    Cooccurrence co(odd, prompt_chars);
+    double ceiling = topicality(co, real_poems_with(odd, prompt_chars, ceiling_gen), true).contrast();
+    double own = topicality(co, steered, false).contrast();
+    std::printf("\n  held out: 格律 steered by the even-numbered training poems, topicality counted over the odd ones:\n"
+                "  %.3f (unsteered 格律 %.3f, real poems %.3f: %.0f%% of a real poem's)\n",
+                own, topicality(co, unsteered, false).contrast(), ceiling, ceiling > 0 ? 100 * own / ceiling : 0.0);
 }
 
 int cmd_eval(int argc, char** argv) {
-    Args a(argc, argv, 2, "eval", {"checkpoint", "samples", "temperature", "top-k", "seed", "data", "threads"},
+    Args a(argc, argv, 2, "eval",
+           {"checkpoint", "samples", "temperature", "top-k", "seed", "data", "threads", "topic", "repeat"},
            {"help", "no-samples"});
     if (a.on("help")) {
         std::printf("usage: ./poet eval [CHAR...] [--checkpoint PATH] [--samples N (200)] [--temperature T (0.8)]\n"
                     "                 [--top-k K (0)] [--seed S (1)] [--data DIR] [--threads N] [--no-samples]\n"
-                    "Prompts are the given characters, else N drawn uniformly from the vocabulary.\n");
+                    "                 [--topic W] [--repeat P]\n"
+                    "Prompts are the given characters, else N drawn uniformly from the vocabulary.\n"
+                    "The steered ways use %s", kSteeringHelp);
         return 0;
     }
     apply_threads(a);
@@ -193,11 +232,16 @@ int cmd_eval(int argc, char** argv) {
                 static_cast<double>(opt.sampling.temperature), opt.sampling.top_k);
     std::printf("  %-34s %7s %10s %12s %12s %10s\n", "", "formed", "has char", "model alone", "lines copied",
                 "any copy");
+    TopicTable topics(corpus.train, model.tok, prompts);
+    const Steering steering = steering_from(a, topics);
+    std::printf("steered ways: --topic %g --repeat %g\n", static_cast<double>(steering.topic_weight),
+                static_cast<double>(steering.repeat_penalty));
     std::vector<Prompted> written;
     for (const Way& w : kWays) {
         opt.constrained = w.constrained;
         opt.placement = w.placement;
         opt.form = w.form;
+        opt.steering = w.steered ? steering : Steering{};
         std::vector<WrittenPoem> poems = write_poems(*model.gpt, model.tok, prompts, opt, gen);
         print_rates(w.name, sample_stats(poems, model.tok, lines));
         written.push_back(prompted(prompts, poems, model.tok));
@@ -207,11 +251,21 @@ int cmd_eval(int argc, char** argv) {
                 "  any copy: poems with at least one such line.\n");
     std::vector<char32_t> prompt_chars;
     for (int k : prompts) prompt_chars.push_back(model.tok.char_of(k));
-    print_judgement(model, corpus, a.str("data", default_data_dir()), prompt_chars, written, gen);
-    std::printf("\nexamples (格律, the default writer):\n");
-    const Prompted& regular = written[kRegulated];
-    for (size_t i = 0; i < std::min<size_t>(5, regular.poems.size()); ++i)
-        std::printf("  %s  %s\n", encode_utf8(regular.ks[i]).c_str(), encode_utf8(regular.poems[i]).c_str());
+    pg::Generator ceiling_gen(a.size("seed", 1) ^ 0x5DEECE66Dull);   // the real poems drawn, whatever the ways drew
+    print_judgement(model, corpus, a.str("data", default_data_dir()), prompt_chars, written, ceiling_gen);
+    opt.constrained = true;
+    opt.placement = Placement::Model;
+    opt.form = Form::Regulated;
+    opt.steering = steering;
+    print_held_out(model, corpus, prompts, prompt_chars, opt, written[kRegulated], gen, ceiling_gen);
+    std::printf("\nexamples (格律, the default writer, and unsteered):\n");
+    const Prompted& steered = written[kSteered];
+    const Prompted& unsteered = written[kRegulated];
+    for (size_t i = 0; i < std::min<size_t>(5, steered.poems.size()); ++i)
+        std::printf("  %s  %s\n", encode_utf8(steered.ks[i]).c_str(), encode_utf8(steered.poems[i]).c_str());
+    for (size_t i = 0; i < std::min<size_t>(5, unsteered.poems.size()); ++i)
+        std::printf("  %s  %s  (unsteered)\n", encode_utf8(unsteered.ks[i]).c_str(),
+                    encode_utf8(unsteered.poems[i]).c_str());
     return 0;
 }
 

@@ -1,10 +1,12 @@
 // `./poet write 春`: quatrains for one character from a trained checkpoint, in 格律 by default
-// (--form loose: the shape only; --free: no constraints). Poems go to stdout, one couplet per line,
+// (--form loose: the shape only; --free: no constraints), steered toward the character and away
+// from repeats (steer.hpp; --topic, --repeat). Poems go to stdout, one couplet per line,
 // with --explain the template, rhyme group and tone of every character under each (form::explain);
 // the seed and how the character got into each poem go to stderr.
 // Leaves out: batch prompts (call it once per character, or see ./poet eval).
 #include <cstdio>
 #include "poet/commands.hpp"
+#include "poet/corpus.hpp"
 #include "poet/form.hpp"
 #include "poet/model.hpp"
 #include "poet/utf8.hpp"
@@ -23,7 +25,7 @@ static const char* kExplainLegend =
     " then the template (中 either: positions 1 and 3 are free, 一三五不论); 韵 marks a rhyme slot]\n";
 
 int cmd_write(int argc, char** argv) {
-    Args a(argc, argv, 2, "write", {"samples", "temperature", "top-k", "seed", "checkpoint", "threads", "form"},
+    Args a(argc, argv, 2, "write", {"samples", "temperature", "top-k", "seed", "checkpoint", "threads", "form", "topic", "repeat"},
            {"acrostic", "free", "explain", "help"});
     if (a.on("help") || a.positional().empty()) {
         std::printf("usage: ./poet write CHAR [--acrostic] [--form regulated|loose] [--explain] [--samples N (4)]\n"
@@ -34,7 +36,8 @@ int cmd_write(int argc, char** argv) {
                     "--form regulated (the default): 格律, the tones of one of the four 五言绝句 templates\n"
                     "and a rhyme in one level group of the 平水韵 on lines 2 and 4; --form loose: the shape only.\n"
                     "--explain prints the template, the rhyme group and each character's tone under every poem.\n"
-                    "--free drops all constraints (and the placement): the model alone decides.\n");
+                    "--free drops all constraints (and the placement and steering): the model alone decides.\n"
+                    "%s", kSteeringHelp);
         return a.on("help") ? 0 : kExitError;
     }
     if (a.positional().size() > 1)
@@ -60,6 +63,9 @@ int cmd_write(int argc, char** argv) {
 
     PoetModel model = load_model(a.str("checkpoint", default_checkpoint()));
     int k = prompt_char_id(a.positional()[0], model.tok);
+    // the steering's counts: the training poems of the corpus this checkpoint was trained on
+    TopicTable topics(load_corpus(default_data_dir(), train_config_from(model.metadata).corpus).train, model.tok, {k});
+    if (opt.constrained) opt.steering = steering_from(a, topics);
     pg::Generator gen(seed);
     std::vector<WrittenPoem> poems = write_poems(*model.gpt, model.tok, std::vector<int>(samples, k), opt, gen);
     size_t drafted = 0, forced = 0;

@@ -9,6 +9,7 @@
 #include <string>
 #include "poet/args.hpp"
 #include "poet/config.hpp"
+#include "poet/steer.hpp"
 
 namespace poet {
 
@@ -31,6 +32,15 @@ constexpr size_t kMaxThreads = 256;
 constexpr size_t kMaxSamples = 10000;   // poems one write or eval asks for (written as one batch)
 void apply_threads(const Args& args);
 uint64_t seed_or_random(const Args& args);
+
+// --topic W and --repeat P (steer.hpp's kTopicWeight and kRepeatPenalty when absent; 0 turns one
+// off) as a Steering over `topics`, which must outlive it. Throws std::invalid_argument for a
+// negative value.
+Steering steering_from(const Args& args, const TopicTable& topics);
+constexpr const char* kSteeringHelp =
+    "--topic W (1.0): add W x PPMI(CHAR, c) to the logit of every character c the training poems\n"
+    "  pair with CHAR more often than chance; --repeat P (1.0): subtract P from the logit of every\n"
+    "  character the poem already holds (0 turns either off).\n";
 
 // A quatrain's 24 characters as its two couplets on two lines, the second line after `indent`;
 // anything else comes back as it was.

@@ -1,6 +1,6 @@
 // The decoding primitives of decode.hpp. Sampling draws one uniform number per token from the
 // caller's generator, so a seed fixes every poem.
-// Leaves out: nucleus (top-p) sampling, beam search, repetition penalties.
+// Leaves out: nucleus (top-p) sampling, beam search (repetition penalties: steer.hpp, through LogitAdjust).
 #include "poet/decode.hpp"
 #include <algorithm>
 #include <cmath>
@@ -69,7 +69,8 @@ int sample_token(const std::vector<float>& logits, const std::vector<int>& allow
 }
 
 void extend(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::vector<std::vector<int>>& fixed,
-            size_t length, const std::vector<int>& allowed, const SamplingOptions& opt, pg::Generator& gen) {
+            size_t length, const std::vector<int>& allowed, const SamplingOptions& opt, pg::Generator& gen,
+            const LogitAdjust& adjust) {
     auto done = [&](size_t r) { return rows[r].size() >= length || (!rows[r].empty() && rows[r].back() == Tokenizer::EOS); };
     for (;;) {
         std::vector<size_t> to_sample;   // rows whose next position is sampled, all of one length
@@ -92,7 +93,10 @@ void extend(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::ve
         std::vector<std::vector<int>> batch;
         for (size_t r : to_sample) batch.push_back(rows[r]);
         std::vector<std::vector<float>> logits = next_logits(gpt, batch);
-        for (size_t i = 0; i < to_sample.size(); ++i) rows[to_sample[i]].push_back(sample_token(logits[i], allowed, opt, gen));
+        for (size_t i = 0; i < to_sample.size(); ++i) {
+            if (adjust) adjust(logits[i], batch[i]);
+            rows[to_sample[i]].push_back(sample_token(logits[i], allowed, opt, gen));
+        }
     }
 }
 

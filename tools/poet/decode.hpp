@@ -3,6 +3,7 @@
 // positions are fixed in advance (punctuation, EOS, a forced character) and the rest are sampled.
 // Leaves out: key/value caches (each step reruns the prefix; sequences are at most 32 long).
 #pragma once
+#include <functional>
 #include <vector>
 #include "pg/nn/gpt.hpp"
 #include "pg/random.hpp"
@@ -28,9 +29,15 @@ int sample_token(const std::vector<float>& logits, const std::vector<int>& allow
 std::vector<double> allowed_probabilities(const std::vector<float>& logits, const std::vector<int>& allowed,
                                           float temperature);
 
+// Changes a row's next-token logits (V) before they are sampled, given the row so far: how a caller
+// steers decoding (steer.hpp). An empty one leaves the model's logits as they are.
+using LogitAdjust = std::function<void(std::vector<float>& logits, const std::vector<int>& row)>;
+
 // Grows every row to `length` ids. fixed[r][t] >= 0 puts that id at position t of row r; -1 samples
-// it from `allowed`. A row stops early after it holds EOS. Rows are batched through the model.
+// it from `allowed`, after `adjust` (when given) has changed the logits. A row stops early after it
+// holds EOS. Rows are batched through the model.
 void extend(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::vector<std::vector<int>>& fixed,
-            size_t length, const std::vector<int>& allowed, const SamplingOptions& opt, pg::Generator& gen);
+            size_t length, const std::vector<int>& allowed, const SamplingOptions& opt, pg::Generator& gen,
+            const LogitAdjust& adjust = {});
 
 }  // namespace poet

@@ -85,7 +85,7 @@ private:
 // row's next slot from `rule`: fixed ids go in as they are, the rest is sampled, rows of one
 // position batched through the model.
 void extend_in_form(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::vector<std::vector<int>>& fixed,
-                    const SlotRule& rule, const SamplingOptions& opt, pg::Generator& gen) {
+                    const SlotRule& rule, const SamplingOptions& opt, pg::Generator& gen, const LogitAdjust& adjust) {
     for (;;) {
         std::vector<size_t> to_sample;   // rows whose next position is sampled, all at position t
         size_t t = 0;
@@ -101,15 +101,28 @@ void extend_in_form(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const
         std::vector<std::vector<int>> batch;
         for (size_t r : to_sample) batch.push_back(rows[r]);
         std::vector<std::vector<float>> logits = next_logits(gpt, batch);
-        for (size_t i = 0; i < to_sample.size(); ++i)
+        for (size_t i = 0; i < to_sample.size(); ++i) {
+            if (adjust) adjust(logits[i], batch[i]);
             rows[to_sample[i]].push_back(sample_token(logits[i], rule.allowed(batch[i], t), opt, gen));
+        }
     }
 }
 
+// The steering of opt as decode.hpp's LogitAdjust: empty when there is none (or decoding is free).
+LogitAdjust adjust_for(const WriteOptions& opt, const Tokenizer& tok) {
+    if (!opt.constrained || !opt.steering.active()) return {};
+    const Steering steering = opt.steering;
+    return [steering, &tok](std::vector<float>& logits, const std::vector<int>& row) {
+        steer_logits(logits, row, steering, tok);
+    };
+}
+
 void extend_rows(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::vector<std::vector<int>>& fixed,
-                 size_t length, const SlotRule& rule, const WriteOptions& opt, pg::Generator& gen) {
-    if (opt.form == Form::Regulated) return extend_in_form(gpt, rows, fixed, rule, opt.sampling, gen);
-    extend(gpt, rows, fixed, length, opt.constrained ? rule.han() : std::vector<int>{}, opt.sampling, gen);
+                 size_t length, const SlotRule& rule, const WriteOptions& opt, const Tokenizer& tok,
+                 pg::Generator& gen) {
+    LogitAdjust adjust = adjust_for(opt, tok);
+    if (opt.form == Form::Regulated) return extend_in_form(gpt, rows, fixed, rule, opt.sampling, gen, adjust);
+    extend(gpt, rows, fixed, length, opt.constrained ? rule.han() : std::vector<int>{}, opt.sampling, gen, adjust);
 }
 
 // writer.hpp's slot_odds under one slot rule, for drafts already checked: for every slot s of each
@@ -215,6 +228,8 @@ std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, con
     if (gpt.config().context < kRowLength - 1)
         throw std::invalid_argument("write: the model's context " + std::to_string(gpt.config().context) +
                                     " is shorter than a record");
+    if (opt.steering.topics && opt.steering.topic_weight != 0.f)
+        for (int k : ks) opt.steering.topics->related(k);   // throws before decoding for a k not counted
     if (opt.form == Form::Regulated && !opt.constrained)
         throw std::invalid_argument("write: 格律 (--form regulated) needs constrained decoding (drop --free, or use "
                                     "--form loose)");
@@ -229,7 +244,7 @@ std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, con
         rows.push_back({Tokenizer::BOS, ks[i], Tokenizer::SEP});
         if (opt.placement == Placement::Acrostic) fixed[i][kPoemStart] = ks[i];   // slot 0 is free in every template
     }
-    extend_rows(gpt, rows, fixed, length, rule, opt, gen);
+    extend_rows(gpt, rows, fixed, length, rule, opt, tok, gen);
 
     std::vector<WrittenPoem> out(ks.size());
     for (size_t i = 0; i < rows.size(); ++i) out[i].drafted_with_char = contains(rows[i], ks[i]);
@@ -254,7 +269,7 @@ std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, con
                 fixed[i][pos] = ks[i];
                 out[i].forced_slot = static_cast<int>(slot);
             }
-            extend_rows(gpt, rows, fixed, length, rule, opt, gen);
+            extend_rows(gpt, rows, fixed, length, rule, opt, tok, gen);
         }
     }
     gpt.train(was_training);

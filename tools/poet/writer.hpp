@@ -10,6 +10,8 @@
 // Form::Regulated adds 格律 (form.hpp) to both passes: each slot takes only characters whose tone
 // fits a template still possible, the rhyme slots keep one level group, and k goes only into a slot
 // where it fits; the template is the one the model's own choices lead to, slot by slot.
+// Steering (steer.hpp), when asked for, adds a bias toward characters related to k and a penalty on
+// characters already written to the logits of every sampled slot.
 // Leaves out: beam search over templates (the first fitting choice of the model is kept).
 #pragma once
 #include <string>
@@ -17,6 +19,7 @@
 #include "pg/nn/gpt.hpp"
 #include "pg/random.hpp"
 #include "poet/decode.hpp"
+#include "poet/steer.hpp"
 #include "poet/tokenizer.hpp"
 
 namespace poet {
@@ -39,6 +42,10 @@ struct WriteOptions {
     // Loose here so that library callers (the demo, lesson 22) keep what they print; the CLI's
     // write and eval ask for Regulated. Needs constrained decoding.
     Form form = Form::Loose;
+    // Topical bias and repeat penalty on every sampled slot of both passes (steer.hpp), constrained
+    // decoding only; the placement odds stay the model's own. Off here for the same reason as Loose;
+    // the CLI's write, eval and demo turn it on.
+    Steering steering;
 };
 
 struct WrittenPoem {
@@ -55,8 +62,9 @@ std::vector<int> han_ids(const Tokenizer& tok);
 
 // One poem per entry of ks, all decoded as one batch (ks may repeat a character, or differ).
 // Throws std::invalid_argument when a k is not an ideograph of the vocabulary, Placement::Model or
-// Form::Regulated is asked for without constrained decoding, or (never with the four templates,
-// whose free slots take any character) k fits no slot of any template.
+// Form::Regulated is asked for without constrained decoding, the steering's TopicTable has not
+// counted a k, or (never with the four templates, whose free slots take any character) k fits no
+// slot of any template.
 std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<int>& ks,
                                      const WriteOptions& opt, pg::Generator& gen);
 
