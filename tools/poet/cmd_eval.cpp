@@ -37,7 +37,7 @@ static void print_rates(const char* name, const SampleStats& s) {
 }
 
 // The ways of writing eval compares, in the order it runs them (one generator for all). The first
-// five are the writer before steering (issue 25) and draw what they drew then, seed for seed; the
+// five are the writer before steering and draw what they drew then, seed for seed; the
 // steered ones follow, with --topic and --repeat.
 struct Way {
     const char* name;

@@ -1,4 +1,4 @@
-// Steering the decoder toward the poem's character k (issue 25: the model alone mostly ignores k).
+// Steering the decoder toward the poem's character k (the model alone mostly ignores k: docs/POET.md).
 // Two adjustments of the logits before each sampled slot, both from counts, not from the model:
 //   topic:  + topic_weight · PPMI(k, c) for each ideograph c not yet in the poem that shares poems
 //           with k more often than chance in the training poems (k itself gets nothing: whether the
