@@ -29,6 +29,9 @@ expect 'is too large' train --seed 99999999999999999999999
 expect 'must be between 1 and 256' train --threads 100000 --steps 1
 expect 'needs a value, but the next argument is the option --checkpoint' write 月 --temperature --checkpoint x
 expect 'unknown option -n' write -n 月
+expect '--topic -1 must be between 0 (off) and 100' write 月 --topic -1 --checkpoint "$tmp/none.ckpt"
+expect '--repeat 1e+09 must be between 0 (off) and 100' write 月 --repeat 1e9 --checkpoint "$tmp/none.ckpt"
+expect 'expects a number' eval --topic abc
 expect 'no such checkpoint' write --checkpoint "$tmp/none.ckpt" -- 月
 expect 'is a directory' write 月 --checkpoint "$tmp/dir.ckpt"
 expect 'is a directory' eval --checkpoint "$tmp/dir.ckpt"

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <cstdio>
 #include <random>
+#include <sstream>
 #include <thread>
 #include "pg/threads.hpp"
 #include "poet/commands.hpp"
@@ -115,13 +116,17 @@ StopOnCtrlC::~StopOnCtrlC() { std::signal(SIGINT, SIG_DFL); }
 
 const std::atomic<bool>* StopOnCtrlC::stop() const { return &g_stop; }
 
-Steering steering_from(const Args& a, const TopicTable& topics) {
+Steering steering_options(const Args& a) {
     Steering s;
-    s.topics = &topics;
     s.topic_weight = a.number("topic", kTopicWeight);
     s.repeat_penalty = a.number("repeat", kRepeatPenalty);
-    if (s.topic_weight < 0.f || s.repeat_penalty < 0.f)
-        throw std::invalid_argument("--topic and --repeat must be >= 0");
+    // a logit moved by more than 100 nats decides alone: the model would no longer be heard
+    for (auto [name, v] : {std::pair<const char*, float>{"topic", s.topic_weight}, {"repeat", s.repeat_penalty}})
+        if (!(v >= 0.f && v <= 100.f)) {
+            std::ostringstream given;
+            given << v;
+            throw std::invalid_argument("--" + std::string(name) + " " + given.str() + " must be between 0 (off) and 100");
+        }
     return s;
 }
 

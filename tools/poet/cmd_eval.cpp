@@ -182,6 +182,7 @@ int cmd_eval(int argc, char** argv) {
         return 0;
     }
     apply_threads(a);
+    Steering steering = steering_options(a);
     std::string path = a.str("checkpoint", default_checkpoint());
     PoetModel model = load_model(path);
     TrainConfig cfg = train_config_from(model.metadata);
@@ -233,7 +234,7 @@ int cmd_eval(int argc, char** argv) {
     std::printf("  %-34s %7s %10s %12s %12s %10s\n", "", "formed", "has char", "model alone", "lines copied",
                 "any copy");
     TopicTable topics(corpus.train, model.tok, prompts);
-    const Steering steering = steering_from(a, topics);
+    steering.topics = &topics;
     std::printf("steered ways: --topic %g --repeat %g\n", static_cast<double>(steering.topic_weight),
                 static_cast<double>(steering.repeat_penalty));
     std::vector<Prompted> written;

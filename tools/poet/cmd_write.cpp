@@ -60,12 +60,16 @@ int cmd_write(int argc, char** argv) {
                                     std::to_string(kMaxSamples));
     if (opt.sampling.temperature < 0.f) throw std::invalid_argument("write: --temperature must be >= 0");
     uint64_t seed = seed_or_random(a);
+    const Steering steering = steering_options(a);
 
     PoetModel model = load_model(a.str("checkpoint", default_checkpoint()));
     int k = prompt_char_id(a.positional()[0], model.tok);
     // the steering's counts: the training poems of the corpus this checkpoint was trained on
     TopicTable topics(load_corpus(default_data_dir(), train_config_from(model.metadata).corpus).train, model.tok, {k});
-    if (opt.constrained) opt.steering = steering_from(a, topics);
+    if (opt.constrained) {
+        opt.steering = steering;
+        opt.steering.topics = &topics;
+    }
     pg::Generator gen(seed);
     std::vector<WrittenPoem> poems = write_poems(*model.gpt, model.tok, std::vector<int>(samples, k), opt, gen);
     size_t drafted = 0, forced = 0;

@@ -34,9 +34,10 @@ void apply_threads(const Args& args);
 uint64_t seed_or_random(const Args& args);
 
 // --topic W and --repeat P (steer.hpp's kTopicWeight and kRepeatPenalty when absent; 0 turns one
-// off) as a Steering over `topics`, which must outlive it. Throws std::invalid_argument for a
-// negative value.
-Steering steering_from(const Args& args, const TopicTable& topics);
+// off) as a Steering without its counts (set .topics once they are read). Throws
+// std::invalid_argument naming the setting for a value outside [0, 100]; read before the
+// checkpoint, so a wrong setting is said first.
+Steering steering_options(const Args& args);
 constexpr const char* kSteeringHelp =
     "--topic W (1.0): add W x PPMI(CHAR, c) to the logit of every character c the training poems\n"
     "  pair with CHAR more often than chance; --repeat P (1.0): subtract P from the logit of every\n"
