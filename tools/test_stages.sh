@@ -176,7 +176,8 @@ upstream_build() {
 }
 upstream_tests() {
     local leaked
-    leaked="$(find "$UPSTREAM_DIR/poetgrad" -name '*.o.d' -exec grep -ohE '/usr/include/(xtensor|xtl|xsimd|catch2)/[^ ]*' {} + | sort -u | head -5)"
+    # (grep finds nothing when the proof holds: its status is not the stage's)
+    leaked="$({ find "$UPSTREAM_DIR/poetgrad" -name '*.o.d' -exec grep -ohE '/usr/include/(xtensor|xtl|xsimd|catch2)/[^ ]*' {} + || true; } | sort -u | head -5)"
     [ -z "$leaked" ] || { echo "headers from Debian's packages leaked into the upstream build: $leaked" >&2; return 1; }
     grep -rlq "$UPSTREAM_DIR/prefix/include/xtensor/" --include='*.o.d' "$UPSTREAM_DIR/poetgrad" \
         || { echo "no compiled file read the upstream xtensor: the proof would prove nothing" >&2; return 1; }
