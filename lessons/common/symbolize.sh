@@ -9,8 +9,9 @@
 #   fixture lessons/common/runner_tests/), as "lessons/NN_name/file.cpp:LINE  (in FUNCTION)", the
 #   path relative to the repository and the function left out for a lambda; nothing when no frame is
 #   one, or when no symboliser is installed.
-# Tools, the first found: GNU addr2line (binutils), llvm-symbolizer, atos (macOS; it names a file
-# without its folder, so there only FILE and the basename of a lesson file can be told apart).
+# Tools: GNU addr2line (binutils), llvm-symbolizer (first for a program clang built), atos (macOS;
+# it names a file without its folder, so there only FILE and the basename of a lesson file can be
+# told apart); the next one where one names no lesson line.
 # Leaves out: frames of other modules (shared libraries); the caller picks the program's own.
 set -u
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -20,12 +21,13 @@ if [ "${1:-}" = --source ]; then source_file="$2"; shift 2; fi
 module="$1"
 shift
 
-# "0xADDRESS", then (function, file:line) pairs, innermost inlined call first: addr2line's -a -f -i
-frames() {
-    if command -v addr2line >/dev/null 2>&1 && addr2line --version 2>/dev/null | grep -q GNU; then
-        addr2line -a -C -f -i -e "$module" "$@" 2>/dev/null
-        return
-    fi
+# "0xADDRESS", then (function, file:line) pairs, innermost inlined call first: addr2line's -a -f -i.
+# One function per tool; each fails when its tool is not installed.
+gnu_frames() {
+    command -v addr2line >/dev/null 2>&1 && addr2line --version 2>/dev/null | grep -q GNU || return 1
+    addr2line -a -C -f -i -e "$module" "$@" 2>/dev/null
+}
+llvm_frames() {
     local symbolizer
     for symbolizer in llvm-symbolizer $(ls /usr/bin/llvm-symbolizer-* /opt/homebrew/opt/llvm/bin/llvm-symbolizer \
                                              /usr/local/opt/llvm/bin/llvm-symbolizer 2>/dev/null); do
@@ -37,22 +39,25 @@ frames() {
             # shellcheck disable=SC2086
             "$symbolizer" --obj="$module" --output-style=GNU --addresses --functions=linkage --inlines --demangle \
                 $addresses 2>/dev/null
-            return
+            return 0
         fi
     done
-    if command -v atos >/dev/null 2>&1; then
-        # "function (in module) (file.cpp:6)", one line per frame and inlined call
-        local a
-        for a in "$@"; do
-            printf '0x%x\n' "$a"
-            atos -o "$module" -l 0x100000000 -i "$(printf '0x%x' $((a + 0x100000000)))" 2>/dev/null |
-                awk 'match($0, / \(in [^)]*\) \(/) { f = substr($0, RSTART + RLENGTH); sub(/\)$/, "", f)
-                                                   print substr($0, 1, RSTART - 1); print f }'
-        done
-    fi
+    return 1
+}
+atos_frames() {
+    command -v atos >/dev/null 2>&1 || return 1
+    # "function (in module) (file.cpp:6)", one line per frame and inlined call
+    local a
+    for a in "$@"; do
+        printf '0x%x\n' "$a"
+        atos -o "$module" -l 0x100000000 -i "$(printf '0x%x' $((a + 0x100000000)))" 2>/dev/null |
+            awk 'match($0, / \(in [^)]*\) \(/) { f = substr($0, RSTART + RLENGTH); sub(/\)$/, "", f)
+                                               print substr($0, 1, RSTART - 1); print f }'
+    done
 }
 
-frames "$@" | awk -v root="$ROOT/" -v src="$source_file" '
+first_lesson_frame() {
+    awk -v root="$ROOT/" -v src="$source_file" '
     function lesson_file(f,   b) {
         if (src != "" && f == src) return 1
         if (f ~ /(^|\/)lessons\/[0-9][0-9]_[^\/]+\// || f ~ /(^|\/)lessons\/common\/runner_tests\//) return 1
@@ -70,3 +75,16 @@ frames "$@" | awk -v root="$ROOT/" -v src="$source_file" '
         print f (fn ~ /lambda/ ? "" : "  (in " fn ")")
         exit
     }'
+}
+
+# GNU addr2line first for a GCC program, llvm-symbolizer first for a clang one (Debian 12's addr2line
+# misreads clang 19's line tables); the next tool where the first names no lesson line.
+tools="gnu_frames llvm_frames atos_frames"
+LC_ALL=C grep -aq 'clang version' "$module" 2>/dev/null && tools="llvm_frames gnu_frames atos_frames"
+for tool in $tools; do
+    line="$("$tool" "$@" | first_lesson_frame)"
+    if [ -n "$line" ]; then
+        echo "$line"
+        exit 0
+    fi
+done
