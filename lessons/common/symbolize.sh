@@ -29,16 +29,18 @@ gnu_frames() {
 }
 llvm_frames() {
     local symbolizer
-    for symbolizer in llvm-symbolizer $(ls /usr/bin/llvm-symbolizer-* /opt/homebrew/opt/llvm/bin/llvm-symbolizer \
-                                             /usr/local/opt/llvm/bin/llvm-symbolizer 2>/dev/null); do
+    # the newest first (an older one may abort on a newer clang's line tables)
+    for symbolizer in $(ls /usr/bin/llvm-symbolizer-* 2>/dev/null | sort -t- -k3 -rn) /opt/homebrew/opt/llvm/bin/llvm-symbolizer \
+                      /usr/local/opt/llvm/bin/llvm-symbolizer llvm-symbolizer; do
         if command -v "$symbolizer" >/dev/null 2>&1; then
             local base=0 a addresses=""
             # a Mach-O program's addresses start at 0x100000000; the offsets count from its header
             [ "$(uname -s)" = Darwin ] && base=$((0x100000000))
             for a in "$@"; do addresses="$addresses $(printf '0x%x' $((a + base)))"; done
             # shellcheck disable=SC2086
-            "$symbolizer" --obj="$module" --output-style=GNU --addresses --functions=linkage --inlines --demangle \
-                $addresses 2>/dev/null
+            # (its own crash stays out of the learner's report, the shell's "Aborted" line too)
+            { "$symbolizer" --obj="$module" --output-style=GNU --addresses --functions=linkage --inlines --demangle \
+                $addresses 2>/dev/null; } 2>/dev/null
             return 0
         fi
     done
