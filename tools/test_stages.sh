@@ -154,13 +154,13 @@ tsan_tests() {
 # (Nehalem: SSE4.2), under qemu-x86_64: the kernel table this CPU would pick, and no instruction it
 # lacks anywhere in the program (an illegal one would stop the run with SIGILL).
 older_cpus() {  # the two CPUs at once, one emulator a core
-    local cpu pids=() status=0
+    local cpu i pids=() status=0
     for cpu in Haswell Nehalem; do
         bash "$ROOT/tests/run_cases.sh" --emulator "qemu-x86_64-static -cpu $cpu" "$BUILD/tests/pg_tests" 0 1 "~[poet]" \
             >"$BUILD.qemu-$cpu.log" 2>&1 &
         pids+=($!)
     done
-    for cpu in 0 1; do wait "${pids[$cpu]}" || status=1; done
+    for i in 0 1; do wait "${pids[$i]}" || status=1; done
     for cpu in Haswell Nehalem; do
         if grep -q 'all passed$' "$BUILD.qemu-$cpu.log"; then echo "qemu -cpu $cpu: $(tail -1 "$BUILD.qemu-$cpu.log")" >&2
         else tail -30 "$BUILD.qemu-$cpu.log" >&2; fi

@@ -121,11 +121,7 @@ static pg::Tensor call(const pg::Tensor& q, const pg::Tensor& k, const pg::Tenso
     try {
         pg::Tensor got = exercise::causal_attention(q, k, v), want = causal_attention_with_ops(q, k, v);
         // an answer repeated from an earlier, different input: a constant or a static, not this call's computation
-        bool repeated = false;
-        for (const pg::Tensor& before : earlier)
-            repeated = repeated || (lesson::near(got, before, 1e-6) && !lesson::near(want, before, 1e-4));
-        earlier.push_back(got);
-        if (repeated)
+        if (lesson::came_back(got, want, earlier, 1e-6, 1e-4))
             throw lesson::CheckFailed(
                 "causal_attention", lesson::tr("an output computed from this call's q, k, v", "由这一次调用的 q、k、v 算出的输出"),
                 lesson::tr("the output of an earlier call", "先前一次调用的输出"),

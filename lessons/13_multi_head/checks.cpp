@@ -2,6 +2,7 @@
 // exercise.cpp: the lesson's example, inputs whose every value names its place (so a wrong result
 // tells which numbers it moved where), round trips, the gradient, the library's layer rebuilt.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check13 {
 
@@ -62,12 +63,7 @@ inline std::string merge_sizes() {
         "T = y.size(2)，HS = y.size(3)，结果是 (B,T,NH*HS)");
 }
 
-inline bool same(const pg::Tensor& a, const pg::Tensor& b) {
-    if (a.shape() != b.shape()) return false;
-    for (size_t i = 0; i < a.numel(); ++i)
-        if (a.ptr()[i] != b.ptr()[i]) return false;
-    return true;
-}
+inline bool same(const pg::Tensor& a, const pg::Tensor& b) { return lesson::near(a, b, 0.0); }   // exactly
 
 // A tensor whose every value names its place: 1000 b + 100 i + 10 j + k for (b, i, j, k) (all < 10).
 inline pg::Tensor labelled(const pg::Shape& s) {
@@ -132,16 +128,7 @@ inline std::string merge_diagnosis(const pg::Tensor& y, const pg::Tensor& got) {
 // different input (whose right answer differs from it) means a constant or a static.
 inline void expect_not_repeated(const std::string& function, const pg::Tensor& got, const pg::Tensor& want,
                                 std::vector<pg::Tensor>& earlier) {
-    auto same = [](const pg::Tensor& a, const pg::Tensor& b) {
-        if (a.shape() != b.shape()) return false;
-        for (size_t i = 0; i < a.numel(); ++i)
-            if (!(std::fabs(a.ptr()[i] - b.ptr()[i]) <= 1e-6f)) return false;
-        return true;
-    };
-    bool repeated = false;
-    for (const pg::Tensor& before : earlier) repeated = repeated || (same(got, before) && !same(want, before));
-    earlier.push_back(got);
-    if (repeated)
+    if (lesson::came_back(got, want, earlier, 1e-6, 1e-6))
         throw lesson::CheckFailed(function, lesson::tr("a result computed from this call's input", "由这一次调用的输入算出的结果"),
                                   lesson::tr("the result of an earlier call", "先前一次调用的结果"),
                                   lesson::tr("your result is exactly the one your function returned for an earlier, different "

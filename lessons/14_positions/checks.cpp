@@ -2,6 +2,7 @@
 // A small example by hand, 春眠 against 眠春, random batches against the library, the poet's own
 // sizes (the whole context, the last id), the gradient; a wrong result is read for its likely cause.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check14 {
 
@@ -34,12 +35,7 @@ inline pg::Tensor embed_with_library(const pg::Tensor& wte, const pg::Tensor& wp
     return pg::embedding(wte, ids) + pg::embedding(wpe, pg::arange(ids.size(1)));
 }
 
-inline bool close(const pg::Tensor& a, const pg::Tensor& b) {
-    if (a.shape() != b.shape()) return false;
-    for (size_t i = 0; i < a.numel(); ++i)
-        if (!(std::fabs(a.ptr()[i] - b.ptr()[i]) <= 1e-6f)) return false;
-    return true;
-}
+inline bool close(const pg::Tensor& a, const pg::Tensor& b) { return lesson::near(a, b, 1e-6); }
 
 // The likely wrong embeddings of ids: the first one your result equals names the mistake.
 inline std::string diagnosis(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids,
@@ -127,10 +123,7 @@ inline pg::Tensor call_embed_once(const pg::Tensor& wte, const pg::Tensor& wpe, 
 inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const pg::Tensor& ids) {
     static std::vector<pg::Tensor> earlier;  // what embed returned in the checks before
     pg::Tensor got = call_embed_once(wte, wpe, ids), want = embed_with_library(wte, wpe, ids);
-    bool repeated = false;
-    for (const pg::Tensor& before : earlier) repeated = repeated || (close(got, before) && !close(want, before));
-    earlier.push_back(got);
-    if (repeated)
+    if (lesson::came_back(got, want, earlier, 1e-6, 1e-6))
         throw lesson::CheckFailed("embed", lesson::tr("x computed from this call's wte, wpe and ids", "由这一次调用的 wte、wpe 和 ids 算出的 x"),
                                   lesson::tr("the x of an earlier call", "先前一次调用的 x"),
                                   lesson::tr("your x is exactly the one your function returned for an earlier, different input: "

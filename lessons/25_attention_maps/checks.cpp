@@ -154,19 +154,17 @@ inline pg::Tensor weights(const pg::nn::Block& block, const pg::Tensor& x, size_
     static std::vector<pg::Tensor> earlier;   // the answers of earlier calls, copied
     pg::Tensor got = exercise::head_attention(block, x, h);
     const pg::Shape want{x.size(0), x.size(1), x.size(1)};
-    for (const pg::Tensor& e : earlier)
-        if (lesson::near(got.detach(), e, 0.0) && !lesson::near(reference(block, x, h), e, kTol))
-            throw lesson::CheckFailed(name(h),
-                                      lesson::tr("head " + std::to_string(h) + "'s weights for this block and this x, " +
-                                                     lesson::str(want),
-                                                 "这个块、这个 x 上头 " + std::to_string(h) + " 的权重，" + lesson::str(want)),
-                                      lesson::tr("exactly the weights an earlier call returned for another input, ",
-                                                 "和之前一次用别的输入调用时返回的权重一模一样，") +
-                                          lesson::str(e.shape()),
-                                      lesson::tr("the answer of an earlier call came back: a static or saved result is returned "
-                                                 "again; compute the weights on every call from this block and this x",
-                                                 "之前一次调用的答案又被返回了：返回的是一个 static 或保存下来的结果；每次调用都要用这一次的 block 和 x 重新算权重"));
-    earlier.push_back(got.detach());
+    if (lesson::came_back(got, reference(block, x, h), earlier, 0.0, kTol))
+        throw lesson::CheckFailed(name(h),
+                                  lesson::tr("head " + std::to_string(h) + "'s weights for this block and this x, " +
+                                                 lesson::str(want),
+                                             "这个块、这个 x 上头 " + std::to_string(h) + " 的权重，" + lesson::str(want)),
+                                  lesson::tr("exactly the weights an earlier call returned for another input, ",
+                                             "和之前一次用别的输入调用时返回的权重一模一样，") +
+                                      lesson::str(got.shape()),
+                                  lesson::tr("the answer of an earlier call came back: a static or saved result is returned "
+                                             "again; compute the weights on every call from this block and this x",
+                                             "之前一次调用的答案又被返回了：返回的是一个 static 或保存下来的结果；每次调用都要用这一次的 block 和 x 重新算权重"));
     if (!got.requires_grad())
         throw lesson::CheckFailed(name(h),
                                   lesson::tr("weights computed from the block's modules (with gradient history)",

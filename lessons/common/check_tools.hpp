@@ -1,5 +1,6 @@
 // Small tools the lessons' checks.cpp files share: comparing tensors (NaN never counts as equal),
-// and naming a wrong answer by the likely mistake it equals. Header-only, beside lesson.hpp.
+// catching an answer that came back from an earlier call, and naming a wrong answer by the likely
+// mistake it equals. Header-only, beside lesson.hpp.
 // Leaves out: the wrong answers themselves; each lesson computes its own mistakes.
 #pragma once
 #include <algorithm>
@@ -25,6 +26,17 @@ inline float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
 // Same shape, and every element within tol (a NaN is never near anything).
 inline bool near(const pg::Tensor& a, const pg::Tensor& b, double tol) {
     return a.shape() == b.shape() && max_abs_diff(a, b) <= tol;
+}
+
+// An answer that came back: `got` lies within same_tol of one of `earlier` (what the learner's function
+// returned in the checks before) whose right answer is not this call's `want` (more than differ_tol
+// away): a constant or a static, not this call's computation. Remembers `got` for the checks after.
+inline bool came_back(const pg::Tensor& got, const pg::Tensor& want, std::vector<pg::Tensor>& earlier,
+                      double same_tol, double differ_tol) {
+    bool back = false;
+    for (const pg::Tensor& before : earlier) back = back || (near(got, before, same_tol) && !near(want, before, differ_tol));
+    earlier.push_back(got.detach());
+    return back;
 }
 
 // No inf and no NaN anywhere in t.
