@@ -14,7 +14,6 @@
 
 namespace optim = pg::optim;
 
-static const std::string kLessonDir = std::string(POET_SOURCE_DIR) + "/lessons/21_optimizers/";
 static const std::string kFixtures = std::string(POET_SOURCE_DIR) + "/tests/reference/optim_trajectories/";
 static const size_t kSteps = 500;
 static const float kStartX = -1.5f, kStartY = 2.f;
@@ -187,7 +186,7 @@ static void trajectories(const std::vector<Run>& runs, const std::vector<std::ve
                    "从 (-1.5, 2) 出发走 500 步，每 50 步一个点；等高线 f = 0.25, 1, 4, ..., 1024；十字是最小值 (1, 1)"),
         lesson::tr("f against the step", "f 随步数的变化")};
     const std::string name = lesson::chinese() ? "trajectories.zh.svg" : "trajectories.svg";
-    valley_svg::write(kLessonDir + name, words, [](double x, double y) { return rosenbrock(x, y); },
+    valley_svg::write(svg::in_lesson_folder(__FILE__, name).path, words, [](double x, double y) { return rosenbrock(x, y); },
                       {0.25, 1, 4, 16, 64, 256, 1024}, {1, 1}, paths, frame, 50);
     std::cout << "\n" << lesson::tr("wrote ", "已写出 ") << "lessons/21_optimizers/" << name << "\n";
 }

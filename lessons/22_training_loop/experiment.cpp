@@ -13,6 +13,7 @@
 #include <numeric>
 #include "lesson.hpp"
 #include "small_poet.hpp"
+#include "svg.hpp"
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
 #include "poet/loss_svg.hpp"
@@ -215,7 +216,7 @@ static void run() {
     const std::string name = lesson::chinese() ? "loss.zh.svg" : "loss.svg";
     poet::LossLabels labels;
     if (lesson::chinese()) labels = {"步", "交叉熵（每个字的奈特数）", "训练（平滑后）", "验证", "还没有训练步"};
-    poet::write_loss_svg(std::string(POET_SOURCE_DIR) + "/lessons/22_training_loop/" + name, drawn,
+    poet::write_loss_svg(svg::in_lesson_folder(__FILE__, name).path, drawn,
                          tr("lesson 22: 2 layers, width 64, 200 steps of 16 records",
                             "第 22 课：2 层、宽 64，200 步，每步 16 条记录"),
                          labels);

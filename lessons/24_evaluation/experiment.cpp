@@ -262,8 +262,9 @@ static void run() {
                        2)
               << "\n";
     const std::string picture = lesson::chinese() ? "position_loss.zh.svg" : "position_loss.svg";
-    write_position_svg(std::string(POET_SOURCE_DIR) + "/lessons/24_evaluation/" + picture, v.per_position, bigram.per_position);
-    svg::check_file(std::string(POET_SOURCE_DIR) + "/lessons/24_evaluation/" + picture);
+    const std::string picture_path = svg::in_lesson_folder(__FILE__, picture).path;
+    write_position_svg(picture_path, v.per_position, bigram.per_position);
+    svg::check_file(picture_path);
     std::cout << tr("wrote lessons/24_evaluation/", "写出了 lessons/24_evaluation/") << picture << tr(" (25 bars)\n", "（25 根柱）\n");
 
     lesson::section(tr("sampling: 40 prompts, the rates ./poet eval reports", "抽样：40 个提示字，./poet eval 报告的比率"));

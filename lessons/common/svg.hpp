@@ -2,6 +2,7 @@
 // lesson's picture goes (its own folder) and a tensor's rows as a heatmap's values.
 // Leaves out: the drawing itself (tools/svg/svg.hpp).
 #pragma once
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -19,9 +20,16 @@ struct Output {
 
 // `source_file` is the experiment's __FILE__: the picture goes beside it, into
 // POET_SOURCE_DIR/lessons/<its folder> (POET_SOURCE_DIR: the repository root, set by the build).
+// The tests set POET_PICTURES to a folder under build/: their runs draw there, so a test never
+// rewrites the repository's pictures (another CPU may round a coordinate's last digit otherwise).
 inline Output in_lesson_folder(const char* source_file, const std::string& name) {
     const std::string lesson = std::filesystem::path(source_file).parent_path().filename().string();
-    return {std::string(POET_SOURCE_DIR) + "/lessons/" + lesson + "/" + name, "lessons/" + lesson + "/" + name};
+    const std::string shown = "lessons/" + lesson + "/" + name;
+    const char* elsewhere = std::getenv("POET_PICTURES");
+    if (elsewhere == nullptr || *elsewhere == '\0') return {std::string(POET_SOURCE_DIR) + "/" + shown, shown};
+    const std::filesystem::path path = std::filesystem::path(elsewhere) / shown;
+    std::filesystem::create_directories(path.parent_path());
+    return {path.string(), shown};
 }
 
 // A (R,C) tensor's values as the rows a Heatmap takes.
