@@ -85,40 +85,54 @@ TEST_CASE("train: resume after an interruption gives exactly the uninterrupted l
     REQUIRE(again.step == 12);
 }
 
-TEST_CASE("train: a 12-step run with dropout on 2 threads, resumed at step 6, repeats the losses bit for bit",
-          "[poet][train][threads]") {
-    poet_test::SmallCorpus corpus("resume12");
+// A run of `steps` steps with dropout on 2 threads, stopped after `stop_at` and resumed, repeats the
+// uninterrupted run's losses bit for bit: the dropout masks (large enough to be split over the
+// threads, kernels::parallel_pieces) depend on the step and the element, never on the schedule.
+static void dropout_run_resumed_repeats_losses(const std::string& name, size_t steps, size_t stop_at) {
+    poet_test::SmallCorpus corpus(name);
     poet::TrainConfig cfg = poet_test::tiny_config();
     cfg.n_embd = 64;       // (batch, 28, 64) activations: dropout masks large enough to be split
-    cfg.batch = 40;        //  over the threads (kernels::parallel_pieces)
-    cfg.steps = 12;   // (ThreadSanitizer runs it too, some 50 times slower: each step counts)
+    cfg.batch = 40;        //  over the threads
+    cfg.steps = steps;
     cfg.save_every = 3;
     cfg.eval_every = 4;
-    poet_test::TempDir whole("resume12_whole"), split("resume12_split");
+    poet_test::TempDir whole(name + "_whole"), split(name + "_split");
     auto options = [&](const std::string& out) {
         poet::TrainOptions o = poet_test::quiet_options(out, corpus.path);
         o.threads = 2;
         return o;
     };
     poet::TrainResult a = poet::train(cfg, options(whole.path));
-    REQUIRE(a.losses.size() == 12);
+    REQUIRE(a.losses.size() == steps);
 
     std::atomic<bool> stop{false};
     poet::TrainOptions first = options(split.path);
     first.stop = &stop;
     first.on_step = [&](size_t step, float) {
-        if (step == 6) stop = true;
+        if (step == stop_at) stop = true;
     };
     poet::TrainResult b1 = poet::train(cfg, first);
     REQUIRE(b1.status == TrainStatus::Interrupted);
-    REQUIRE(b1.checkpoint_step == 6);
+    REQUIRE(b1.checkpoint_step == stop_at);
     poet::TrainOptions second = options(split.path);
     second.resume = true;
     poet::TrainResult b2 = poet::train(poet::TrainConfig{}, second);
-    REQUIRE(b1.losses.size() == 6);
-    REQUIRE(b2.losses.size() == 6);
-    for (size_t i = 0; i < 6; ++i) CHECK(b1.losses[i] == a.losses[i]);
-    for (size_t i = 0; i < 6; ++i) CHECK(b2.losses[i] == a.losses[6 + i]);   // bitwise equal
+    REQUIRE(b1.losses.size() == stop_at);
+    REQUIRE(b2.losses.size() == steps - stop_at);
+    for (size_t i = 0; i < stop_at; ++i) CHECK(b1.losses[i] == a.losses[i]);
+    for (size_t i = stop_at; i < steps; ++i) CHECK(b2.losses[i - stop_at] == a.losses[i]);   // bitwise equal
+}
+
+TEST_CASE("train: a 30-step run with dropout on 2 threads, resumed at step 15, repeats the losses bit for bit",
+          "[poet][train]") {
+    dropout_run_resumed_repeats_losses("resume30", 30, 15);
+}
+
+// The same under ThreadSanitizer (the [threads] cases), which runs every step some 50 times slower:
+// 12 steps, resumed at 6.
+TEST_CASE("train: a 12-step run with dropout on 2 threads, resumed at step 6, repeats the losses bit for bit",
+          "[poet][train][threads]") {
+    dropout_run_resumed_repeats_losses("resume12", 12, 6);
 }
 
 TEST_CASE("train: a NaN loss stops training and keeps the last good checkpoint", "[poet][train]") {
