@@ -86,7 +86,7 @@ build_target() {
         say "$(t "first build: the library, the lesson helpers and this lesson's program; a few minutes on 2 cores, later checks take seconds" "第一次构建：库、课程辅助代码和这一课的程序；在 2 核机器上要几分钟，之后每次检查只要几秒")"
     fi
     cmake --build "$BUILD" --target "$@" -j "$JOBS" 2>&1 | tee "$log" | awk -v b="$(t building 编译)" '
-        /^\[ *[0-9]+%\] Building/ && !/exercise_entry/ { match($0, /[0-9]+%/); n = split($NF, p, "/"); printf "\033[2m  [%s] " b " %s\033[0m\n", substr($0, RSTART, RLENGTH), p[n]; fflush() }' >&2
+        /^\[ *[0-9]+(%|\/[0-9]+)\] Building/ && !/exercise_entry/ { match($0, /[0-9]+(%|\/[0-9]+)/); n = split($NF, p, "/"); printf "\033[2m  [%s] " b " %s\033[0m\n", substr($0, RSTART, RLENGTH), p[n]; fflush() }' >&2
     [ "${PIPESTATUS[0]}" -eq 0 ] && return 0
     say "$(t "$1 does not compile. The first error:" "$1 编译不通过。第一个错误：")"
     first_error "$log" >&2
