@@ -26,6 +26,20 @@ static void expect_own_backward(const std::string& what, const Value& mine, cons
                                   "，它已经自带 backward：用 scalar::Value::make 构造节点，自己写 backward lambda"));
 }
 
+// Fails when `got`, this call's value, is exactly `before`, what an earlier call with other inputs returned,
+// although this call's right value `want` differs from it: a constant or a kept answer, not this call's computation.
+static void expect_not_repeated(const std::string& what, double got, double want, double before,
+                                const std::string& inputs, const std::string& inputs_zh) {
+    if (got == before && !near(want, before))
+        throw lesson::CheckFailed(what, lesson::num(want, 4),
+                                  lesson::num(got, 4) + lesson::tr(", the value of an earlier call", "，先前一次调用的值"),
+                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
+                                             "input: compute it from this call's " + inputs + ", not a constant or a static "
+                                             "kept from a call before",
+                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 " + inputs_zh +
+                                             " 来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+}
+
 // mul's share of a's gradient at out = a * b (got: a.grad minus what the rest of the graph gave a,
 // other_share), with out.grad arriving: names what a wrong number points to.
 static std::string mul_hint(double got, double a, double b, double out_grad, double other_share,
@@ -89,10 +103,14 @@ static std::string tanh_hint(double got, double x, double g, double other_share,
 int main() {
     using check05::Value;
     lesson::Checks checks("05", "scalar_autograd");
-    checks.run(lesson::tr("mul's forward: 2 * -3 = -6", "mul 的前向计算：2 * -3 = -6"), [] {
-        lesson::expect_near("mul(2, -3).data()", exercise::mul(2.0, -3.0).data(), -6.0, 1e-12,
-                            lesson::tr("keep the forward the starter gives: a.data() * b.data()",
-                            "保留 starter 给出的前向计算：a.data() * b.data()"));
+    checks.run(lesson::tr("mul's forward: 2 * -3 = -6, then 3 * 4 = 12", "mul 的前向计算：2 * -3 = -6，然后 3 * 4 = 12"), [] {
+        const std::string hint = lesson::tr("keep the forward the starter gives: a.data() * b.data()",
+                                            "保留 starter 给出的前向计算：a.data() * b.data()");
+        const double first = exercise::mul(2.0, -3.0).data();
+        lesson::expect_near("mul(2, -3).data()", first, -6.0, 1e-12, hint);
+        const double second = exercise::mul(3.0, 4.0).data();
+        check05::expect_not_repeated("mul(3, 4).data()", second, 12.0, first, "a and b", "a 和 b");
+        lesson::expect_near("mul(3, 4).data()", second, 12.0, 1e-12, hint);
     });
     checks.run(lesson::tr("mul builds its own node", "mul 构造它自己的节点"), [] {
         Value a(2.0), b(-3.0);
@@ -138,6 +156,14 @@ int main() {
                             check05::mul_hint(a.grad() - 1, 2, -3, 1, 1, lesson::tr("d/da (a*b + a) = b + 1: mul adds its share "
                                                                           "to what the + gave a",
                                                                           "d/da (a*b + a) = b + 1：mul 把它的那一份加到 + 已经给 a 的梯度上")));
+    });
+    checks.run(lesson::tr("tanh's forward: tanh(0.5), then tanh(-1)", "tanh 的前向计算：tanh(0.5)，然后 tanh(-1)"), [] {
+        const std::string hint = lesson::tr("keep the forward: std::tanh(x.data())", "保留前向计算：std::tanh(x.data())");
+        const double first = exercise::tanh(0.5).data();
+        lesson::expect_near("tanh(0.5).data()", first, std::tanh(0.5), 1e-12, hint);
+        const double second = exercise::tanh(-1.0).data();
+        check05::expect_not_repeated("tanh(-1).data()", second, std::tanh(-1.0), first, "x", "x");
+        lesson::expect_near("tanh(-1).data()", second, std::tanh(-1.0), 1e-12, hint);
     });
     checks.run(lesson::tr("tanh's forward and backward at 0.5", "tanh 在 0.5 处的前向和反向计算"), [] {
         Value x(0.5, "x");

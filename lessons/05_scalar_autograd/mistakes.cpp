@@ -13,6 +13,8 @@
 // mistake 13: tanh's derivative without the square, 1 - out => you forgot the square
 // mistake 14: mul's inputs copied, scalar::Node a = *out.inputs[0], so the grads go to the copies => added to a copy of the node
 // mistake 15: tanh's input copied, scalar::Node x = *out.inputs[0] => your backward added to a copy of the node
+// mistake 16: mul's first node kept in a static and returned ever after => your function returned for an earlier, different input
+// mistake 17: tanh's first node kept in a static and returned ever after => your function returned for an earlier, different input
 // Lesson 05's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines marked.
@@ -20,8 +22,11 @@
 using lesson::mistake;
 
 scalar::Value exercise::mul(const scalar::Value& a, const scalar::Value& b) {
+    static scalar::Value kept(0.0);  // mistake 16: the first call's node
+    static bool have = false;
+    if (mistake(16) && have) return kept;
     if (mistake(5)) return a * b;
-    return scalar::Value::make(a.data() * b.data(), "*", {a, b}, [](scalar::Node& out) {
+    scalar::Value made = scalar::Value::make(a.data() * b.data(), "*", {a, b}, [](scalar::Node& out) {
         // out = a * b  =>  da += out.grad * b, db += out.grad * a
         scalar::Node copy_a, copy_b;  // mistake 14: scalar::Node a = *out.inputs[0], a copy
         if (mistake(14)) copy_a = *out.inputs[0], copy_b = *out.inputs[1];
@@ -44,11 +49,16 @@ scalar::Value exercise::mul(const scalar::Value& a, const scalar::Value& b) {
             b.grad += out.grad * a.data;
         }
     });
+    if (mistake(16)) have = true, kept = made;
+    return made;
 }
 
 scalar::Value exercise::tanh(const scalar::Value& x) {
+    static scalar::Value kept(0.0);  // mistake 17: the first call's node
+    static bool have = false;
+    if (mistake(17) && have) return kept;
     if (mistake(12)) return scalar::tanh(x);
-    return scalar::Value::make(std::tanh(x.data()), "tanh", {x}, [](scalar::Node& out) {
+    scalar::Value made = scalar::Value::make(std::tanh(x.data()), "tanh", {x}, [](scalar::Node& out) {
         // out = tanh(x)  =>  dx += out.grad * (1 - out^2)
         scalar::Node copy;  // mistake 15: scalar::Node x = *out.inputs[0], a copy
         if (mistake(15)) copy = *out.inputs[0];
@@ -72,4 +82,6 @@ scalar::Value exercise::tanh(const scalar::Value& x) {
             x.grad += out.grad * (1 - out.data * out.data);
         }
     });
+    if (mistake(17)) have = true, kept = made;
+    return made;
 }

@@ -2,6 +2,7 @@
 // your exercise.cpp: counts against num_parameters(), the forward against pg::nn::GPT with the same
 // weights, and probes that tell a missing piece by its behaviour. Leaves out: training, sampling.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check20 {
 
@@ -67,10 +68,13 @@ inline pg::Tensor record_targets(size_t B, size_t T, size_t V, pg::Generator& ge
     return pg::tensor(y, {B * T});
 }
 
-// Your forward, with the errors its ops can throw turned into a hint about the likely cause.
+// Your forward, with the errors its ops can throw turned into a hint about the likely cause, and an
+// answer that came back from an earlier call (another model or other ids) caught.
 inline pg::Tensor call_forward(pg::nn::GPT& gpt, const pg::Tensor& ids) {
+    static std::vector<pg::Tensor> earlier;   // the right logits of the earlier calls, copied
+    pg::Tensor got;
     try {
-        return exercise::gpt_forward(parts_of(gpt), ids);
+        got = exercise::gpt_forward(parts_of(gpt), ids);
     } catch (const pg::ShapeError& e) {
         throw lesson::CheckFailed("gpt_forward" + lesson::str(ids.shape()), "logits (B,T,V)",
                                   lesson::tr("a ShapeError: ", "抛出了 ShapeError：") + e.what(),
@@ -89,6 +93,27 @@ inline pg::Tensor call_forward(pg::nn::GPT& gpt, const pg::Tensor& ids) {
                                              "所以一旦编号超过上下文长度，用字的编号去查位置就会失败；"
                                              "请用 wpe.forward(pg::arange(T))"));
     }
+    pg::Tensor want;
+    {
+        pg::NoGradGuard no_grad;
+        want = gpt.forward(ids);
+    }
+    // only right answers are remembered: a probe repeats its input, and a wrong forward its wrong answer
+    bool back = false;
+    for (const pg::Tensor& before : earlier) back = back || (lesson::near(got, before, 0.0) && !lesson::near(want, before, 1e-5));
+    if (lesson::near(got, want, 1e-5)) earlier.push_back(got.detach());
+    if (back)
+        throw lesson::CheckFailed("gpt_forward" + lesson::str(ids.shape()),
+                                  lesson::tr("logits computed from this call's model and ids, ", "由这一次调用的模型和 ids 算出的 logits，") +
+                                      lesson::str(want.shape()),
+                                  lesson::tr("exactly the logits of an earlier call, ", "和先前一次调用的 logits 一模一样，") +
+                                      lesson::str(got.shape()),
+                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
+                                             "input: compute it from this call's parts and ids, not a constant or a static "
+                                             "kept from a call before",
+                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的各个部件和 ids "
+                                             "来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+    return got;
 }
 
 // The largest |a - b|, infinity when the shapes differ.
@@ -241,7 +266,21 @@ inline std::string count_hint(const pg::nn::GPTConfig& cfg, size_t got, size_t w
 }
 
 inline void expect_count(const pg::nn::GPTConfig& cfg, size_t want) {
+    static std::vector<size_t> earlier;   // the right counts of the earlier calls
     size_t got = exercise::gpt_parameter_count(cfg);
+    const bool came_back = got != want && std::find(earlier.begin(), earlier.end(), got) != earlier.end();
+    if (got == want) earlier.push_back(got);   // only right answers, as in call_forward
+    if (came_back)
+        throw lesson::CheckFailed("gpt_parameter_count(V " + std::to_string(cfg.vocab_size) + ", context " +
+                                      std::to_string(cfg.context) + ", n_layer " + std::to_string(cfg.n_layer) + ", C " +
+                                      std::to_string(cfg.n_embd) + ")",
+                                  std::to_string(want),
+                                  std::to_string(got) + lesson::tr(", the count of an earlier call", "，先前一次调用的计数"),
+                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
+                                             "input: compute it from this call's cfg, not a constant or a static kept from a "
+                                             "call before",
+                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 cfg 来算，"
+                                             "不能用常量，也不能用上一次调用留下的 static 变量"));
     lesson::expect("gpt_parameter_count(V " + std::to_string(cfg.vocab_size) + ", context " +
                        std::to_string(cfg.context) + ", n_layer " + std::to_string(cfg.n_layer) + ", C " +
                        std::to_string(cfg.n_embd) + ")",
@@ -310,7 +349,7 @@ int main() {
         pg::Tensor got = call_forward(*gpt, batch.inputs);
         expect_logits(lesson::tr("gpt_forward logits at (B,T) = (2,7)", "gpt_forward 的 logits，(B,T) = (2,7)"), got, gpt->forward(batch.inputs));
         lesson::expect(lesson::tr("gpt_forward's result", "gpt_forward 的结果"), got.requires_grad(),
-                       lesson::tr("a tensor that requires grad", "一个需要梯度（requires grad）的张量"),
+                       lesson::tr("a tensor that requires grad", "一个需要梯度的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
                        lesson::tr("build it from the modules' forward and +: no pg::tensor(values), no detach",
                                   "用各个模块的 forward 和 + 来构建：不要 pg::tensor(values)，不要 detach"));

@@ -10,12 +10,16 @@
 // mistake 10: each block counted as 12 C^2 + 11 C (one LayerNorm forgotten) => so the blocks are wrong
 // mistake 11: ln_f left out of the count => ln_f is missing
 // mistake 12: wpe left out of the count => wpe is missing
+// mistake 13: the first count kept in a static and returned for every shape => your function returned for an earlier, different input
+// mistake 14: the first call's logits kept in a static and returned ever after => your function returned for an earlier, different input
 // Lesson 20's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
 using lesson::mistake;
 
 size_t exercise::gpt_parameter_count(const pg::nn::GPTConfig& cfg) {
+    static size_t kept = 0;   // mistake 13: the first call's count
+    if (mistake(13) && kept != 0) return kept;
     if (mistake(7)) {
         const unsigned V = static_cast<unsigned>(cfg.vocab_size), C = static_cast<unsigned>(cfg.n_embd),
                        context = static_cast<unsigned>(cfg.context), n_layer = static_cast<unsigned>(cfg.n_layer);
@@ -33,10 +37,15 @@ size_t exercise::gpt_parameter_count(const pg::nn::GPTConfig& cfg) {
     const size_t V = cfg.vocab_size, C = cfg.n_embd;
     const size_t head = mistake(8) ? 0 : V * C;
     const size_t block = 12 * C * C + (mistake(10) ? 11 : 13) * C;
-    return V * C + (mistake(12) ? 0 : cfg.context * C) + cfg.n_layer * block + (mistake(11) ? 0 : 2 * C) + head;
+    const size_t count = V * C + (mistake(12) ? 0 : cfg.context * C) + cfg.n_layer * block + (mistake(11) ? 0 : 2 * C) + head;
+    if (mistake(13)) kept = count;
+    return count;
 }
 
 pg::Tensor exercise::gpt_forward(const GPTParts& gpt, const pg::Tensor& ids) {
+    static pg::Tensor kept;   // mistake 14: the first call's logits
+    static bool have = false;
+    if (mistake(14) && have) return kept;
     pg::Tensor x = gpt.wte.forward(ids);
     const size_t positions = mistake(6) ? gpt.wpe.weight.size(0) : ids.size(1);
     if (mistake(2)) x = x + gpt.wpe.forward(ids);
@@ -46,5 +55,7 @@ pg::Tensor exercise::gpt_forward(const GPTParts& gpt, const pg::Tensor& ids) {
         pg::Tensor out = block->forward(mistake(4) ? embeddings : x);
         x = mistake(5) ? x + out : out;
     }
-    return gpt.head.forward(mistake(3) ? x : gpt.ln_f.forward(x));
+    pg::Tensor logits = gpt.head.forward(mistake(3) ? x : gpt.ln_f.forward(x));
+    if (mistake(14)) have = true, kept = logits;
+    return logits;
 }

@@ -35,7 +35,20 @@ inline std::string in_place_hint() {
                       "new tensor, and the model keeps the old one",
                       "要原地更新参数，params[i].copy_(...)：params[i] = ... 只是让 vector 指向一个新张量，模型手里还是旧的那个");
 }
-inline std::string count_hint() {
+// How many times the checks have called adamw_step so far (step_and_compare counts them).
+inline size_t& calls() {
+    static size_t n = 0;
+    return n;
+}
+// state.t came out `got` after a step from `before`: a static count when it is the number of calls so far.
+inline std::string count_hint(size_t got, size_t before) {
+    if (got == calls() && got != before + 1)
+        return lesson::tr("state.t came out " + std::to_string(got) + ", the number of calls so far, where this state had "
+                          "taken " + std::to_string(before) + " steps: a static count keeps growing from call to call; "
+                          "count in the state you are given: state.t += 1",
+                          "state.t 得到的是 " + std::to_string(got) + "，也就是到目前为止的调用次数，而这个 state 之前只走过 " +
+                          std::to_string(before) + " 步：有个 static 的计数在一次次调用之间不断累加；"
+                          "要在传进来的 state 里计数：state.t += 1");
     return lesson::tr("state.t counts the steps taken: add one per call (the first call makes it 1)",
                       "state.t 数的是已经走过的步数：每次调用加一（第一次调用后它是 1）");
 }
@@ -196,7 +209,7 @@ inline std::string diagnose(const Before& b, const Options& o, const Tensors& he
         return unsquared_hint();
     if (!finite(held) || !finite(s.m) || !finite(s.v)) {
         if (!moments_right) return finite(s.m) && finite(s.v) ? moments_hint() : update_hint();
-        if (s.t != b.t + 1) return count_hint();
+        if (s.t != b.t + 1) return count_hint(s.t, b.t);
         bool only_where_v_is_zero = true, everywhere = true;
         for (size_t i = 0; i < held.size(); ++i)
             for (size_t j = 0; j < held[i].numel(); ++j) {
@@ -210,7 +223,7 @@ inline std::string diagnose(const Before& b, const Options& o, const Tensors& he
         return everywhere ? step_zero_hint() : nan_hint();
     }
     if (same_params(held, b.p, 0.0) && !same_params(want.p, b.p, 0.0)) return in_place_hint();
-    if (s.t != b.t + 1) return count_hint();
+    if (s.t != b.t + 1) return count_hint(s.t, b.t);
     if (s.m.size() != b.m.size() || s.v.size() != b.v.size()) return state_hint();
     if (same_moments(s.m, b.m, 0.0) && !same_moments(want.m, b.m, 0.0)) return state_hint();
     if (!same_moments(s.m, want.m) || !same_moments(s.v, want.v))
@@ -254,6 +267,7 @@ inline void step_and_compare(const std::string& what, Tensors& params, exercise:
     for (size_t i = 0; i < params.size(); ++i) set_grad(params[i], grads[i]);
     Before b{copies(params), grads, copies(state.m), copies(state.v), state.t};
     Tensors held = params;   // the handles the model holds
+    ++calls();
     exercise::adamw_step(params, state, o);
     After want = library_step(b, o);
     auto fail = [&](const std::string& name, const pg::Tensor& expected, const pg::Tensor& actual) {
@@ -270,7 +284,7 @@ inline void step_and_compare(const std::string& what, Tensors& params, exercise:
         if (!same_moments({state.v[i]}, {want.v[i]})) fail("state.v[" + std::to_string(i) + "]", want.v[i], state.v[i]);
     }
     if (state.t != b.t + 1)
-        throw lesson::CheckFailed(what + ": state.t", std::to_string(b.t + 1), std::to_string(state.t), count_hint());
+        throw lesson::CheckFailed(what + ": state.t", std::to_string(b.t + 1), std::to_string(state.t), count_hint(state.t, b.t));
 }
 
 inline exercise::AdamWState zero_state(const Tensors& params) {

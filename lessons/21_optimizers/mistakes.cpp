@@ -8,6 +8,7 @@
 // mistake 8: eps outside the brackets, m_hat / sqrt(v_hat) + eps => eps goes inside the brackets
 // mistake 9: the decay applied after the Adam update, to the new p => decay the old p first
 // mistake 10: g not squared in v, v = beta2 v + (1 - beta2) g => with g not squared
+// mistake 11: the step count kept in a static, state.t = ++steps, which goes on counting for a new state => a static count keeps growing from call to call
 // Lesson 21's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // Leaves out: mistakes that do not compile.
@@ -16,7 +17,9 @@ using lesson::mistake;
 
 void exercise::adamw_step(std::vector<pg::Tensor>& params, AdamWState& state, const pg::optim::AdamWOptions& opt) {
     pg::NoGradGuard no_grad;
-    if (!mistake(5)) state.t += 1;
+    static size_t steps = 0;   // mistake 11: the count kept across calls
+    if (mistake(11)) state.t = ++steps;
+    else if (!mistake(5)) state.t += 1;
     const float correction1 = 1.f - std::pow(opt.beta1, float(state.t));
     const float correction2 = 1.f - std::pow(opt.beta2, float(state.t));
     if (mistake(5)) state.t += 1;

@@ -73,6 +73,30 @@ static double max_diff(const std::vector<float>& a, const std::vector<float>& b)
     return m;
 }
 
+// Your train_step, with a loss that came back from an earlier call caught: the value returned for
+// another batch or model, although this batch's loss (measured before the call) is another.
+static float call_train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const poet::Batch& batch, float lr, float clip) {
+    static std::vector<float> earlier;   // the right losses returned by the earlier calls
+    float want;
+    {
+        pg::NoGradGuard no_grad;
+        want = poet::batch_loss(gpt, batch).item();
+    }
+    const float got = exercise::train_step(gpt, opt, batch, lr, clip);
+    bool back = false;
+    for (float before : earlier) back = back || (got == before && !(std::fabs(want - before) <= 1e-6));
+    if (std::fabs(got - want) <= 1e-6) earlier.push_back(got);   // only right answers: a wrong one may repeat for one input
+    if (back)
+        throw lesson::CheckFailed(lesson::tr("the loss returned", "返回的损失"), lesson::num(want, 6),
+                                  lesson::num(got, 6) + lesson::tr(", the loss an earlier call returned", "，先前一次调用返回的损失"),
+                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
+                                             "input: compute it from this call's model and batch, not a constant or a static "
+                                             "kept from a call before",
+                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的模型和 batch "
+                                             "来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+    return got;
+}
+
 // Checks the gradient one opt.step() of yours found against the reference's, and when it differs
 // says which mistake the numbers point to. unclipped: the reference's norm before clipping.
 static void expect_gradient(const SpyOptimizer::Call& yours, const SpyOptimizer::Call& ref, double unclipped,
@@ -123,7 +147,7 @@ struct OneStep {
         : yours(tiny.model(22)), ref(tiny.model(22)), yours_opt(yours.gpt->parameters(), 0.5f),
           ref_opt(ref.gpt->parameters(), 0.5f), lr(lr_), clip(clip_) {
         ref_stats = poet::train_step(*ref.gpt, ref_opt, batch, lr, clip);
-        your_loss = exercise::train_step(*yours.gpt, yours_opt, batch, lr, clip);
+        your_loss = call_train_step(*yours.gpt, yours_opt, batch, lr, clip);
     }
     // opt.step() ran once, on the reference's gradient, with lr; the loss and the weights match.
     void expect_same() const {
@@ -173,8 +197,8 @@ int main() {
         poet::Batch batch = tiny.batch(2);
         poet::PoetModel m = tiny.model(22);
         SpyOptimizer spy(m.gpt->parameters(), 0.f);
-        exercise::train_step(*m.gpt, spy, batch, 0.f, 1e6f);
-        exercise::train_step(*m.gpt, spy, batch, 0.f, 1e6f);
+        call_train_step(*m.gpt, spy, batch, 0.f, 1e6f);
+        call_train_step(*m.gpt, spy, batch, 0.f, 1e6f);
         lesson::expect(lesson::tr("how often opt.step() ran", "opt.step() 运行了几次"), spy.calls.size() == 2,
                        lesson::tr("twice", "两次"), std::to_string(spy.calls.size()),
                        lesson::tr("each training step calls opt.step() once", "每个训练步调用一次 opt.step()"));
@@ -234,7 +258,7 @@ int main() {
         const std::string what = nan ? "NaN" : "+inf";
         std::vector<float> before = all_weights(*m.gpt);
         SpyOptimizer spy(m.gpt->parameters(), 0.05f);
-        float loss = exercise::train_step(*m.gpt, spy, batch, 0.05f, 1.f);
+        float loss = call_train_step(*m.gpt, spy, batch, 0.05f, 1.f);
         const bool returned = nan ? std::isnan(loss) : (std::isinf(loss) && loss > 0);
         lesson::expect(lesson::tr("the loss returned", "返回的损失"), returned, nan ? "nan" : "inf",
                        std::isnan(loss) ? std::string("nan") : lesson::num(loss),
@@ -276,7 +300,7 @@ int main() {
             poet::Batch batch = poet::sample_batch(tiny.poems, 8, gen);
             float lr = pg::optim::warmup_cosine_lr(step, 4, 20, 1e-2f, 1e-3f);
             ref_losses.push_back(poet::train_step(*ref.gpt, ref_opt, batch, lr, 0.5f).loss);   // norms ~0.7: clipped
-            your_losses.push_back(exercise::train_step(*yours.gpt, yours_opt, batch, lr, 0.5f));
+            your_losses.push_back(call_train_step(*yours.gpt, yours_opt, batch, lr, 0.5f));
         }
         for (size_t i = 0; i < 20; ++i)
             lesson::expect_near(lesson::tr("the loss of step " + std::to_string(i + 1), "第 " + std::to_string(i + 1) + " 步的损失"),

@@ -7,6 +7,7 @@
 // mistake 7: no clipping at all => saw the unclipped gradient
 // mistake 8: the loss returned is measured again after the update => computed before the update
 // mistake 9: only NaN tested (std::isnan), so an infinite loss goes into backward and the update => std::isnan(loss) lets an infinite loss through
+// mistake 10: the first call's loss kept in a static and returned ever after => your function returned for an earlier, different input
 // Lesson 22's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong training steps (the test: lessons/common/expect_mistake_caught.sh).
@@ -34,5 +35,8 @@ float exercise::train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const po
     }
     opt.step();
     if (mistake(2)) pg::optim::clip_grad_norm(opt.params(), clip);
+    static float kept = NAN;   // mistake 10: the first call's loss
+    if (mistake(10) && std::isnan(kept)) kept = value;
+    if (mistake(10)) return kept;
     return mistake(8) ? poet::batch_loss(gpt, batch).item() : value;
 }

@@ -9,6 +9,7 @@
 // mistake 9: a new pg::Generator made inside sample_topk => draw from the gen you are given
 // mistake 10: std::sort instead of std::stable_sort, so a tie at the k-th logit keeps other ids at V >= 17 => std::sort is not stable
 // mistake 11: the cut made whenever k > 0, also for k >= V (ids.resize(k) adds id 0 again) => k >= V keeps all V ids
+// mistake 12: the first call's probabilities kept in a static and returned ever after => your function returned for an earlier, different input
 // Lesson 23's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines that ask for a mistake.
@@ -19,6 +20,8 @@
 using lesson::mistake;
 
 std::vector<double> exercise::topk_probabilities(const std::vector<float>& logits, size_t k, float temperature) {
+    static std::vector<double> kept;   // mistake 12: the first call's answer
+    if (mistake(12) && !kept.empty()) return kept;
     const size_t V = logits.size();
     std::vector<size_t> ids(V);
     std::iota(ids.begin(), ids.end(), size_t{0});
@@ -43,6 +46,7 @@ std::vector<double> exercise::topk_probabilities(const std::vector<float>& logit
         for (size_t i = 0; i < V; ++i) sum += std::exp((logits[i] - largest) / temperature);
     }
     for (size_t id : ids) p[id] /= sum;
+    if (mistake(12)) kept = p;
     return p;
 }
 

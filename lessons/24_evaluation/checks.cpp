@@ -75,9 +75,13 @@ inline std::string mean_hint(const Reference& r, const exercise::Loss& got, int 
               "mean = 计入行的 nll 之和 / counted");
 }
 
+// Your masked_cross_entropy, with pg::cross_entropy's error named, and a loss that came back from an
+// earlier call (other logits or targets, whose loss is another) caught.
 inline exercise::Loss call(const pg::Tensor& logits, const std::vector<int>& targets, int ignore) {
+    static std::vector<double> earlier;   // the right means of the earlier calls
+    exercise::Loss got;
     try {
-        return exercise::masked_cross_entropy(logits, targets, ignore);
+        got = exercise::masked_cross_entropy(logits, targets, ignore);
     } catch (const std::invalid_argument& e) {
         if (std::strstr(e.what(), "cross_entropy") == nullptr) throw;
         throw lesson::CheckFailed("masked_cross_entropy", "mean 0, counted 0", std::string("pg::cross_entropy threw: ") + e.what(),
@@ -86,6 +90,20 @@ inline exercise::Loss call(const pg::Tensor& logits, const std::vector<int>& tar
                                              "你调用了 pg::cross_entropy，而它正是这个练习要你自己写的：用 max、exp 和 "
                                              "log 直接从 logits 算损失"));
     }
+    const Reference r = reference(logits, targets, ignore);
+    const double want = r.counted ? r.sum / static_cast<double>(r.counted) : 0.0;
+    bool back = false;
+    for (double before : earlier) back = back || (got.mean == before && !near(want, before));
+    if (near(got.mean, want)) earlier.push_back(got.mean);   // only right answers: a wrong one may repeat for one input
+    if (back)
+        throw lesson::CheckFailed("masked_cross_entropy(" + lesson::str(logits.shape()) + ")", lesson::num(want, 6),
+                                  lesson::num(got.mean, 6) + lesson::tr(", the mean of an earlier call", "，先前一次调用的 mean"),
+                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
+                                             "input: compute it from this call's logits and targets, not a constant or a "
+                                             "static kept from a call before",
+                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 logits 和 "
+                                             "targets 来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+    return got;
 }
 
 // The same rows behind ignored rows of zeros (at least 64 floats of them): the learner's loss must not

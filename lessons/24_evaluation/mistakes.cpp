@@ -11,6 +11,7 @@
 // mistake 11: the targets k and SEP counted => the targets k and SEP (t = 0 and 1) carry no loss
 // mistake 12: the max subtracted only when it is positive (against overflow alone) => where exp(z) is 0 even in double
 // mistake 13: the row read through a pointer into a temporary copy, logits.detach().ptr(), freed at once => reads memory it does not own
+// mistake 14: the first call's loss kept in a static and returned ever after => your function returned for an earlier, different input
 // Lesson 24's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong losses (the test: lessons/common/expect_mistake_caught.sh).
@@ -20,6 +21,9 @@
 using lesson::mistake;
 
 exercise::Loss exercise::masked_cross_entropy(const pg::Tensor& logits, const std::vector<int>& targets, int ignore) {
+    static Loss kept;   // mistake 14: the first call's loss
+    static bool have = false;
+    if (mistake(14) && have) return kept;
     const size_t N = logits.size(0), V = logits.size(1);
     if (mistake(9)) {
         size_t kept = 0;
@@ -51,6 +55,7 @@ exercise::Loss exercise::masked_cross_entropy(const pg::Tensor& logits, const st
     if (mistake(1)) return {sum / static_cast<double>(N), counted};
     if (mistake(5)) return {sum, counted};
     if (counted == 0 && !mistake(8)) return {0.0, 0};
+    if (mistake(14)) have = true, kept = {sum / static_cast<double>(counted), counted};
     return {sum / static_cast<double>(counted), counted};
 }
 
