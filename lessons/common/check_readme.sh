@@ -4,10 +4,17 @@
 #                                           lesson README has a "Find the real source" section linking into lib/
 #   check_readme.sh numbers OUTPUT README.md...
 #                                           every decimal number each README states (prose, tables,
-#                                           text blocks) appears in OUTPUT, digit for digit, and every
-#                                           line of a ```text block appears in it as it is. OUTPUT is
-#                                           the experiment's saved output (run_saving_output.sh) or
-#                                           the experiment program itself, which is then run
+#                                           text blocks) appears in OUTPUT, digit for digit; so does
+#                                           every whole number of 3 or more digits it states as an exact
+#                                           quantity, unless it is a setting (a literal of the lesson's
+#                                           experiment.cpp, checks.cpp, check.hpp, or in the README's
+#                                           code), a word of a picture it shows, part of a hand
+#                                           computation that holds (12 · 64 + 13 · 8 = 768 + 104 = 872),
+#                                           or listed in its comment "<!-- not printed: N (why); ... -->"
+#                                           (README.zh.md: "<!-- 实验不打印: ... -->"); see WHOLE_NUMBERS.
+#                                           Every line of a ```text block appears in OUTPUT as it is.
+#                                           OUTPUT is the experiment's saved output (run_saving_output.sh)
+#                                           or the experiment program itself, which is then run
 #   check_readme.sh pair README.md README.zh.md
 #                                           the two languages of one lesson agree: the same number of
 #                                           `## ` sections; the same ```cpp and ```bash blocks in the same
@@ -16,7 +23,10 @@
 #                                           image targets (NAME.zh.svg standing for NAME.svg); the same
 #                                           number of <details> blocks, and the same set of decimal
 #                                           numbers in the stated text (as "numbers" reads them)
-# Leaves out: web links (not fetched) and numbers inside code (inline `code` or cpp/bash blocks).
+# Leaves out: web links (not fetched), numbers inside code (inline `code` or cpp/bash blocks) and
+# HTML comments, whole numbers of 1 or 2 digits, and what only looks like a whole number (codes and
+# names such as U+0800, 0x80, AVX-512, seed 001, a byte's bits 11111000; rounded figures such as
+# "about 180", "175 B", "6100 万").
 set -uo pipefail
 
 # The README as stated text: drop fenced blocks other than ``` and ```text, inline code, link targets.
@@ -28,7 +38,7 @@ stated_text() {
             next
         }
         fence && !keep { next }
-        { line = $0; if (!fence) gsub(/`[^`]*`/, "", line); gsub(/\]\([^)]*\)/, "]", line); print NR ": " line }
+        { line = $0; if (!fence) { gsub(/`[^`]*`/, "", line); gsub(/<!--.*-->/, "", line) }; gsub(/\]\([^)]*\)/, "]", line); print NR ": " line }
     ' "$1"
 }
 
@@ -58,6 +68,194 @@ check_links() {
     return $status
 }
 
+# The whole-number half of "numbers", in Python (Unicode text, exact arithmetic):
+#   python3 -c "$WHOLE_NUMBERS" README STATED_TEXT < OUTPUT
+# prints one line per whole number the README states that nothing vouches for, then "count N".
+read -r -d '' WHOLE_NUMBERS <<'PY'
+import ast, html, re, sys
+from fractions import Fraction
+from pathlib import Path
+
+readme, stated = Path(sys.argv[1]), Path(sys.argv[2]).read_text(encoding="utf-8").splitlines()
+output = sys.stdin.buffer.read().decode("utf-8", "replace")
+lesson = readme.parent
+
+RUN = re.compile(r"\d+(?:,\d+)*")
+THOUSANDS = re.compile(r"\d{1,3}(?:,\d{3})+")
+
+def runs(text):
+    """(number, start, end) for each run of digits; 4,294,967,296 is one number, (32,128) two."""
+    for m in RUN.finditer(text):
+        if THOUSANDS.fullmatch(m.group()) and text[m.start() - 1:m.start()] != "(":
+            yield m.group().replace(",", ""), m.start(), m.end()
+        else:
+            pos = m.start()
+            for group in m.group().split(","):
+                yield group, pos, pos + len(group)
+                pos += len(group) + 1
+
+def decimal_part(text, start, end):
+    """Whether the digits at start:end belong to a decimal (1131.5 or the 5 of it; not 1131.00)."""
+    if text[start - 2:start - 1].isdigit() and text[start - 1:start] == ".":
+        return True
+    fraction = re.match(r"\.(\d+)", text[end:])
+    return bool(fraction) and fraction.group(1).strip("0") != ""
+
+def whole_numbers(text):
+    return {n for n, s, e in runs(text) if not decimal_part(text, s, e)}
+
+APPROXIMATE_BEFORE = re.compile(r"(?:\b(?:about|nearly|roughly|around|almost|approximately)\s+(?:\d+ in )?|[~≈]\s*"
+                                r"|(?:约|大约|将近|接近|大概)[\u4e00-\u9fff]{0,2}\s*)$")
+ROUNDED_AFTER = re.compile(r"\s?(?:million|billion|thousand|B\b|万|亿|千|左右)")
+
+def quantities(number, start, end, text):
+    """Whether a whole number of the README's text reads as a quantity stated exactly, not as a
+    name or a code (U+0800, 0x80, F8, 1111xxxx, 12C, fp32, AVX-512, GPT-3), a seed or bit pattern
+    (001, 0110, 11111000: a leading zero, a byte's eight bits), or a rounded figure ("about 180",
+    "61 million", "175 B", "6100 万", "大约 180 倍")."""
+    before, after = text[start - 1:start], text[end:end + 1]
+    if re.match(r"[A-Za-z_]", before) or re.match(r"[A-Za-z_]", after) or text[start - 2:start] == "U+":
+        return False
+    if before == "-" and re.match(r"[A-Za-z]", text[start - 2:start - 1]):
+        return False
+    if number.startswith("0") or re.fullmatch(r"[01]{8}", number):
+        return False
+    return not APPROXIMATE_BEFORE.search(text[:start]) and not ROUNDED_AFTER.match(text[end:])
+
+# What vouches for a number besides the output: the settings the lesson is written with (integer
+# literals of its experiment.cpp, checks.cpp and check.hpp outside comments; numbers in the
+# README's own code), the words of the pictures it shows (which lesson_NN_pictures holds to what
+# the experiment draws), and the README's list of numbers it states but the experiment does not
+# print: a comment "<!-- not printed: 251 (256 ids less the 5 specials); 3200 (...) -->"
+# (README.zh.md: "<!-- 实验不打印: ... -->"), whose entries each start with the number.
+LITERAL = re.compile(r"(?<![\w.'])(\d[\d']*)(\.0*)?[fFlLuU]*(?![\w.'])")
+def source_literals(path):
+    if not path.is_file():
+        return set()
+    code = re.sub(r"/\*.*?\*/", "", path.read_text(encoding="utf-8"), flags=re.S)
+    code = re.sub(r"//.*", "", code)
+    return {m.group(1).replace("'", "") for m in LITERAL.finditer(code)}
+
+text = readme.read_text(encoding="utf-8")
+settings = set().union(*(source_literals(lesson / f) for f in ("experiment.cpp", "checks.cpp", "check.hpp")))
+fence, keep = False, True
+for line in text.splitlines():
+    if re.match(r"\s*```", line):
+        if not fence:
+            lang = line.strip()[3:].strip()
+            fence, keep = True, lang in ("", "text")
+        else:
+            fence = False
+        continue
+    if fence and not keep:
+        settings |= whole_numbers(line)
+    elif not fence:
+        for span in re.findall(r"`([^`]*)`", line):
+            settings |= whole_numbers(span)
+
+pictures = set()
+for target in re.findall(r"!\[[^\]]*\]\(([^)\s]+\.svg)\)", text):
+    svg = lesson / target
+    if svg.is_file():
+        for words in re.findall(r"<text[^>]*>(.*?)</text>", svg.read_text(encoding="utf-8"), flags=re.S):
+            pictures |= whole_numbers(html.unescape(re.sub(r"<[^>]+>", "", words)))
+
+allowed = set()
+for body in re.findall(r"<!--\s*(?:not printed|实验不打印)\s*[:：](.*?)-->", text, flags=re.S):
+    for entry in re.split(r"[;；]", body):
+        first = RUN.search(entry)
+        if first:
+            allowed.add(first.group().replace(",", ""))
+
+printed = whole_numbers(output)
+# a printed decimal rounded to a whole number counts as printed ("276 characters" for 276.1)
+rounded = {str(round(Fraction(d))) for d in re.findall(r"\d+\.\d+", output)}
+
+# A hand computation that holds vouches for every number in it: each side of "12 · 64 + 13 · 8 =
+# 768 + 104 = 872" or "2³² = 4,294,967,296" (in one paragraph) made of whole numbers, + − · × / ( )
+# and powers is evaluated exactly; when two or more sides agree and one of them computes something,
+# all their numbers are checked. A side with a letter (8C² + 5C) is not evaluated.
+SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+def evaluate(node):
+    if isinstance(node, ast.Expression):
+        return evaluate(node.body)
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return Fraction(node.value)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = evaluate(node.operand)
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.BinOp):
+        left, right = evaluate(node.left), evaluate(node.right)
+        if isinstance(node.op, ast.Add): return left + right
+        if isinstance(node.op, ast.Sub): return left - right
+        if isinstance(node.op, ast.Mult): return left * right
+        if isinstance(node.op, ast.Div) and right != 0: return left / right
+        if isinstance(node.op, ast.Pow) and right.denominator == 1 and 0 <= right <= 64: return left ** int(right)
+    raise ValueError("not whole-number arithmetic")
+
+def vouched_by_arithmetic(paragraph):
+    norm = re.sub(r"[⁰¹²³⁴⁵⁶⁷⁸⁹]+", lambda m: "^" + m.group().translate(SUPERSCRIPT), paragraph)
+    for a, b in (("−", "-"), ("·", "*"), ("×", "*"), ("⋅", "*"), ("÷", "/")):
+        norm = norm.replace(a, b)
+    pieces, last = [], 0
+    for number, start, end in runs(norm):
+        pieces += [norm[last:start], number]
+        last = end
+    norm = "".join(pieces) + norm[last:]
+    numbers = set()
+    for chain in re.findall(r"(?:[\d\s+\-*/()^=]|(?<=\d)\.(?=\d))+", norm):
+        values, sides = [], []
+        for side in chain.split("="):
+            side = side.strip()
+            while side.count("(") != side.count(")"):   # a parenthesis of the prose around it
+                extra = "(" if side.count("(") > side.count(")") else ")"
+                if side.endswith(extra): side = side[:-1].strip()
+                elif side.startswith(extra): side = side[1:].strip()
+                else: break
+            if not re.search(r"\d", side) or "." in side:
+                continue
+            try:
+                values.append(evaluate(ast.parse(side.replace("^", "**"), mode="eval")))
+                sides.append(side)
+            except (SyntaxError, ValueError, ZeroDivisionError):
+                continue
+        # two or more sides that agree, one of them a computation (not "C = 128" alone)
+        if len(values) >= 2 and all(v == values[0] for v in values) and any(re.search(r"\d\D+\d", x) for x in sides):
+            for side in sides:
+                numbers |= set(re.findall(r"\d+", side))
+    return numbers
+
+# the stated text by paragraphs (runs of consecutive non-blank lines): a hand computation may wrap
+paragraph_of, paragraphs, previous = {}, [], None
+for entry in stated:
+    lineno, _, line = entry.partition(": ")
+    if not line.strip() or previous is None or int(lineno) != previous + 1:
+        paragraphs.append([])
+    if line.strip():
+        paragraphs[-1].append(line)
+        paragraph_of[lineno] = len(paragraphs) - 1
+    previous = int(lineno)
+vouched = {}
+
+count = 0
+for entry in stated:
+    lineno, _, line = entry.partition(": ")
+    for number, start, end in runs(line):
+        if len(number) < 3 or decimal_part(line, start, end) or not quantities(number, start, end, line):
+            continue
+        count += 1
+        if number in printed or number in rounded or number in settings or number in pictures or number in allowed:
+            continue
+        k = paragraph_of[lineno]
+        if k not in vouched:
+            vouched[k] = vouched_by_arithmetic(" ".join(paragraphs[k]))
+        if number not in vouched[k]:
+            print(f"check_readme: {readme} line {lineno} states {number}, but the experiment never prints it "
+                  "(nor is it a literal of its sources, a word of its pictures, part of a hand computation that holds "
+                  "or in the README's \"not printed\" comment)")
+print("count", count)
+PY
+
 check_numbers() {
     local readme="$1" program="$2" out missing=0 count=0 lineno token
     if [ -x "$program" ] && [ ! -d "$program" ]; then
@@ -80,6 +278,13 @@ check_numbers() {
         n = $1; line = substr($0, length($1) + 3)
         while (match(line, /-?[0-9]+\.[0-9]+/)) { print n ":" substr(line, RSTART, RLENGTH); line = substr(line, RSTART + RLENGTH) }
     }')
+    # every whole number of 3 or more digits it states as an exact quantity is printed too, or is
+    # vouched for otherwise (WHOLE_NUMBERS above)
+    local whole
+    whole="$(python3 -c "$WHOLE_NUMBERS" "$readme" <(stated_text "$readme") <<<"$out")" || return 1
+    grep -v '^count ' <<<"$whole"
+    count=$((count + $(sed -n 's/^count //p' <<<"$whole")))
+    missing=$((missing + $(grep -vc '^count ' <<<"$whole")))
     # every line of a ```text block is quoted output: it must appear in the output as it is
     local quoted=0 bad_quotes=0 qline
     while IFS= read -r qline; do
