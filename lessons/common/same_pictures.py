@@ -57,7 +57,7 @@ def main():
         shown = f"lessons/{lesson}/{name}"
         committed_path = os.path.join(lesson_dir, name)
         if not os.path.exists(committed_path):
-            print(f"{shown}: the experiment draws it, the lesson folder lacks it (run ./poet lesson {lesson[:2]} and commit it)")
+            print(f"{shown}: the experiment draws it, the lesson folder lacks it (POET_PICTURES=. ./poet lesson {lesson[:2]}, from the repository root, draws it there: commit it)")
             failures += 1
             continue
         with open(committed_path, encoding="utf-8") as f:
@@ -66,7 +66,7 @@ def main():
             drawn = f.read()
         why = first_difference(committed, drawn)
         if why:
-            print(f"{shown} is not the picture the experiment draws now: {why} (run ./poet lesson {lesson[:2]} to redraw it)")
+            print(f"{shown} is not the picture the experiment draws now: {why} (POET_PICTURES=. ./poet lesson {lesson[:2]}, from the repository root, redraws it)")
             failures += 1
         else:
             print(f"{shown}: the picture the experiment draws")
