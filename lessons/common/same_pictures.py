@@ -16,13 +16,10 @@ NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def last_digit(text):
-    """the size of one unit in the number's last printed digit: '12.34' -> 0.01, '120' -> 1"""
-    mantissa = re.split(r"[eE]", text)[0]
-    places = len(mantissa.split(".")[1]) if "." in mantissa else 0
-    unit = 10.0 ** -places
-    if re.search(r"[eE]", text):
-        unit *= 10.0 ** int(re.split(r"[eE]", text)[1])
-    return unit
+    """the size of one unit in the number's last printed digit: '12.34' -> 0.01, '120' -> 1,
+    '1.5e-3' -> 0.0001"""
+    fraction, exponent = re.match(r"-?\d+(?:\.(\d+))?(?:[eE]([-+]?\d+))?$", text).groups()
+    return 10.0 ** -len(fraction or "") * 10.0 ** int(exponent or 0)
 
 
 def first_difference(committed, drawn):
