@@ -30,7 +30,9 @@ usage() {
       ./poet diff N                   对照你的 exercise.cpp 和答案（试过之后）
       ./poet progress                 每一课你最好的和最近的结果
 N 可以写成 1 或 01。程序运行超过 S 秒会被停止（检查 60 秒，实验 300 秒）。
---lang zh 或 --lang en 选择语言（默认随 LANG）。课程地图：lessons/README.zh.md
+--lang zh 或 --lang en 选择语言（默认随 LANG）。实验把图画在 build/pictures 里；
+维护者在仓库根目录运行 POET_PICTURES=. ./poet lesson N，重画课程文件夹里的图。
+课程地图：lessons/README.zh.md
 USAGE
         return
     fi
@@ -44,6 +46,8 @@ usage: ./poet lesson N [--timeout S]   run lesson N's experiment
        ./poet progress                 your best and last result in every lesson
 N may be written 1 or 01. A program still running after S seconds is stopped (checks: 60 s,
 experiments: 300 s). --lang zh or --lang en picks the language (LANG by default).
+An experiment draws its pictures in build/pictures; a maintainer redraws the lesson folder's own
+with POET_PICTURES=. ./poet lesson N from the repository root.
 The course map: lessons/README.md
 USAGE
 }
@@ -304,8 +308,23 @@ cmd_lesson() {
     dir="$(lesson_dir "$N")" || exit 1
     nn="$(basename "$dir" | cut -c1-2)"
     build_target "lesson_${nn}_experiment" || exit 1
-    run_limited "$LIMIT" "$(t "lesson $nn's experiment" "第 $nn 课的实验")" "$BUILD/lessons/lesson_${nn}_experiment"
+    # Its pictures go under build/pictures (POET_PICTURES), as in the tests: the lesson folder's copies,
+    # which the README shows, are tracked, and another CPU, compiler or Graphviz may print their last
+    # digits otherwise. POET_PICTURES names another root; POET_PICTURES=. from the repository root
+    # redraws the lesson folder's own (a maintainer's step, then commit them).
+    local pictures="${POET_PICTURES:-$BUILD/pictures}" drawn
+    case "$pictures" in /*) ;; *) pictures="$PWD/$pictures" ;; esac
+    drawn="$pictures/lessons/$(basename "$dir")"
+    POET_PICTURES="$pictures" run_limited "$LIMIT" "$(t "lesson $nn's experiment" "第 $nn 课的实验")" "$BUILD/lessons/lesson_${nn}_experiment"
     local code=$?
+    if [ -d "$drawn" ]; then   # (the "wrote lessons/NN_name/..." lines name a picture inside this root)
+        drawn="$(cd "$drawn" && pwd)"
+        if [ "$drawn" = "$dir" ]; then
+            say "$(t "its pictures were redrawn in the lesson folder, lessons/$(basename "$dir")/ (git diff shows what moved)" "它的图重画在了课程文件夹 lessons/$(basename "$dir")/ 里（git diff 显示改动了什么）")"
+        else
+            say "$(t "its pictures are in ${drawn#"$ROOT/"}/; the README shows the lesson folder's copies (POET_PICTURES=. ./poet lesson $((10#$nn)), run from the repository root, redraws those)" "它的图在 ${drawn#"$ROOT/"}/ 里；README 显示的是课程文件夹里的那几张（在仓库根目录运行 POET_PICTURES=. ./poet lesson $((10#$nn)) 会重画它们）")"
+        fi
+    fi
     say "$(t "read along: lessons/$(basename "$dir")/README.md; the exercise: ./poet start $((10#$nn))" "对照阅读：lessons/$(basename "$dir")/README.zh.md；练习：./poet start $((10#$nn))")"
     exit $code
 }

@@ -125,10 +125,10 @@ static void run() {
     lesson::confirm("p[0] at T = 0.5", probs[2][0], std::exp(4.0) / (std::exp(4.0) + std::exp(2.0) + std::exp(1.0) + 1 + std::exp(-2.0)),
                     1e-7, tr("the hand computation e^4 / (e^4 + e^2 + e^1 + e^0 + e^-2)", "手算 e^4 / (e^4 + e^2 + e^1 + e^0 + e^-2)"));
     const std::string temperature_svg = lesson::chinese() ? "temperature.zh.svg" : "temperature.svg";
-    const std::string temperature_path = svg::in_lesson_folder(__FILE__, temperature_svg).path;
-    write_temperature_svg(temperature_path, temps, probs);
-    svg::check_file(temperature_path);
-    std::cout << tr("wrote lessons/23_sampling/", "写出了 lessons/23_sampling/") << temperature_svg << "\n";
+    const svg::Output temperature_out = svg::in_lesson_folder(__FILE__, temperature_svg);
+    write_temperature_svg(temperature_out.path, temps, probs);
+    svg::check_file(temperature_out.path);
+    std::cout << tr("wrote ", "写出了 ") << temperature_out.shown << "\n";
 
     lesson::section(tr("step 2: top-k, then renormalise", "第 2 步：top-k，再重新归一化"));
     std::vector<double> top2 = poet::allowed_probabilities(z, {0, 1}, 1.0f);
@@ -236,10 +236,10 @@ static void run() {
               << tr(", position ", " 句第 ") << best % 5 + 1 << tr("), chosen with probability q_s / sum = ", " 个字），被选中的概率 q_s / sum = ")
               << lesson::num(qs[best] / total, 2) << "\n";
     const std::string placement_svg = lesson::chinese() ? "placement.zh.svg" : "placement.svg";
-    const std::string placement_path = svg::in_lesson_folder(__FILE__, placement_svg).path;
-    write_placement_svg(placement_path, draft_text, qs, "月");
-    svg::check_file(placement_path);
-    std::cout << tr("wrote lessons/23_sampling/", "写出了 lessons/23_sampling/") << placement_svg << "\n";
+    const svg::Output placement_out = svg::in_lesson_folder(__FILE__, placement_svg);
+    write_placement_svg(placement_out.path, draft_text, qs, "月");
+    svg::check_file(placement_out.path);
+    std::cout << tr("wrote ", "写出了 ") << placement_out.shown << "\n";
     poet::WriteOptions place_opt;   // both passes, the same seed: the same draft, then 月 placed
     pg::Generator gen_place(seed);
     poet::WrittenPoem placed = poet::write_poems(gpt, tok, {yue}, place_opt, gen_place)[0];

@@ -262,10 +262,10 @@ static void run() {
                        2)
               << "\n";
     const std::string picture = lesson::chinese() ? "position_loss.zh.svg" : "position_loss.svg";
-    const std::string picture_path = svg::in_lesson_folder(__FILE__, picture).path;
-    write_position_svg(picture_path, v.per_position, bigram.per_position);
-    svg::check_file(picture_path);
-    std::cout << tr("wrote lessons/24_evaluation/", "写出了 lessons/24_evaluation/") << picture << tr(" (25 bars)\n", "（25 根柱）\n");
+    const svg::Output picture_out = svg::in_lesson_folder(__FILE__, picture);
+    write_position_svg(picture_out.path, v.per_position, bigram.per_position);
+    svg::check_file(picture_out.path);
+    std::cout << tr("wrote ", "写出了 ") << picture_out.shown << tr(" (25 bars)\n", "（25 根柱）\n");
 
     lesson::section(tr("sampling: 40 prompts, the rates ./poet eval reports", "抽样：40 个提示字，./poet eval 报告的比率"));
     pg::Generator gen(kPromptSeed);

@@ -16,13 +16,10 @@ NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 
 
 def last_digit(text):
-    """the size of one unit in the number's last printed digit: '12.34' -> 0.01, '120' -> 1"""
-    mantissa = re.split(r"[eE]", text)[0]
-    places = len(mantissa.split(".")[1]) if "." in mantissa else 0
-    unit = 10.0 ** -places
-    if re.search(r"[eE]", text):
-        unit *= 10.0 ** int(re.split(r"[eE]", text)[1])
-    return unit
+    """the size of one unit in the number's last printed digit: '12.34' -> 0.01, '120' -> 1,
+    '1.5e-3' -> 0.0001"""
+    fraction, exponent = re.match(r"-?\d+(?:\.(\d+))?(?:[eE]([-+]?\d+))?$", text).groups()
+    return 10.0 ** -len(fraction or "") * 10.0 ** int(exponent or 0)
 
 
 def first_difference(committed, drawn):
@@ -57,7 +54,7 @@ def main():
         shown = f"lessons/{lesson}/{name}"
         committed_path = os.path.join(lesson_dir, name)
         if not os.path.exists(committed_path):
-            print(f"{shown}: the experiment draws it, the lesson folder lacks it (run ./poet lesson {lesson[:2]} and commit it)")
+            print(f"{shown}: the experiment draws it, the lesson folder lacks it (POET_PICTURES=. ./poet lesson {lesson[:2]}, from the repository root, draws it there: commit it)")
             failures += 1
             continue
         with open(committed_path, encoding="utf-8") as f:
@@ -66,7 +63,7 @@ def main():
             drawn = f.read()
         why = first_difference(committed, drawn)
         if why:
-            print(f"{shown} is not the picture the experiment draws now: {why} (run ./poet lesson {lesson[:2]} to redraw it)")
+            print(f"{shown} is not the picture the experiment draws now: {why} (POET_PICTURES=. ./poet lesson {lesson[:2]}, from the repository root, redraws it)")
             failures += 1
         else:
             print(f"{shown}: the picture the experiment draws")
