@@ -216,11 +216,12 @@ static void run() {
     const std::string name = lesson::chinese() ? "loss.zh.svg" : "loss.svg";
     poet::LossLabels labels;
     if (lesson::chinese()) labels = {"步", "交叉熵（每个字的奈特数）", "训练（平滑后）", "验证", "还没有训练步"};
-    poet::write_loss_svg(svg::in_lesson_folder(__FILE__, name).path, drawn,
+    const svg::Output picture = svg::in_lesson_folder(__FILE__, name);
+    poet::write_loss_svg(picture.path, drawn,
                          tr("lesson 22: 2 layers, width 64, 200 steps of 16 records",
                             "第 22 课：2 层、宽 64，200 步，每步 16 条记录"),
                          labels);
-    std::cout << tr("wrote lessons/22_training_loop/", "写出了 lessons/22_training_loop/") << name
+    std::cout << tr("wrote ", "写出了 ") << picture.shown
               << tr(" from the rows' step, loss and val_loss rounded to 2 decimals (no timings)\n",
                     "，只用每行的 step、loss 和 val_loss（四舍五入到两位小数，不用计时）\n");
 
