@@ -2,14 +2,16 @@
 """site_check.py: the built course site in headless Chromium, used the way a learner uses it (test_site.sh
 runs it on a fresh build). Every check that fails is printed; the exit code is the number of failures.
 
+0. Every lesson page of both languages, read from disk: its breadcrumb (part, lesson N of 26) and download
+   links to its starter.cpp and solution.cpp, each a file of the site equal to the lesson's file.
 1. Pages, served: each lesson given (both languages) shows its README's title and a number it quotes,
    loads every picture, has the breadcrumb from the course map, download links that fetch its
    starter.cpp and solution.cpp, every <details> answer folded, and a language menu leading to the same
    lesson in the other language; every entry of the Chinese sidebar is Chinese.
-2. Search, served: every term of lessons/GLOSSARY.md, typed key by key into the search box (Chinese on
+2. Search, served: every name of every term of lessons/GLOSSARY.md (自动微分 and 反向模式), typed key by key into the search box (Chinese on
    zh/, committed as an input method does; English on the English site), lists the lesson the glossary
    says introduces it, among the first RANK results; no copy of a source file (src/) is ever listed.
-   Chinese text search without the tags' help: each term of 4 or more characters less its first (向传播,
+   Chinese text search without the tags' help: each Chinese name of 4 or more characters less its first (向传播,
    归一化) lists the lesson whose text has the term.
    Reported, not failed: terms whose lesson is listed by its search tag only, its indexed text never
    using the term (the glossary and the lesson disagree).
@@ -21,9 +23,11 @@ No page may throw a JavaScript error. Uses Python's standard library and cdp.py 
 """
 import argparse
 import functools
+import html.parser
 import http.server
 import json
 import os
+import posixpath
 import re
 import sys
 import tempfile
@@ -104,6 +108,71 @@ def new_tab(browser):
     return tab
 
 
+@functools.lru_cache(maxsize=None)
+def breadcrumb(lesson, lang):
+    """The breadcrumb a lesson page shows: 学习路径 / 第二部分 · 从零实现自动微分 / 第 5 课 / 26."""
+    ui, site = build_site.UI[lang], build_site.Site(lang, "")
+    return " / ".join([ui["course"]] + [t for t, ls in site.parts() if lesson in ls]
+                      + [ui["lesson_of"].format(n=int(lesson[:2]), total=len(site.lessons))])
+
+
+# ---- 0. every lesson page, read from disk ----
+class LessonHTML(html.parser.HTMLParser):
+    """A built lesson page: the text of its breadcrumb (None without one) and its download links."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.crumb, self.downloads, self._in_crumb = None, [], False
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "nav" and "pg-breadcrumb" in (a.get("class") or "").split():
+            self.crumb, self._in_crumb = "", True
+        elif tag == "a" and "download" in a and a.get("href"):
+            self.downloads.append(a["href"])
+
+    def handle_endtag(self, tag):
+        if tag == "nav":
+            self._in_crumb = False
+
+    def handle_data(self, data):
+        if self._in_crumb:
+            self.crumb += data
+
+
+def check_lesson_pages(c, site):
+    """Every lesson page in both languages has the breadcrumb with its part and number, and download links
+    to its starter.cpp and solution.cpp, each naming a file of the built site that is the lesson's file."""
+    failures, pages = len(c.failures), 0
+    for lang in ("en", "zh"):
+        prefix = "zh/" if lang == "zh" else ""
+        for lesson in build_site.Site(lang, "").lessons:
+            where, path = f"{prefix}{lesson}/index.html", os.path.join(site, prefix, lesson, "index.html")
+            if not c.ok(os.path.isfile(path), f"{where}: the page is missing"):
+                continue
+            pages += 1
+            page = LessonHTML(open(path, encoding="utf-8").read())
+            crumb = breadcrumb(lesson, lang)
+            if page.crumb is None:
+                c.fail(f"{where}: no breadcrumb ('{crumb}' expected)")
+            else:
+                got = " ".join(page.crumb.split())
+                c.ok(got == crumb, f"{where}: the breadcrumb is '{got}', not '{crumb}'")
+            for name in ("starter.cpp", "solution.cpp"):
+                hrefs = [h for h in page.downloads if posixpath.basename(h.split("#")[0]) == name]
+                if not c.ok(hrefs, f"{where}: no download link to {name} (download links: {page.downloads})"):
+                    continue
+                for href in hrefs:
+                    target = os.path.normpath(os.path.join(os.path.dirname(path), href.split("#")[0]))
+                    if c.ok(os.path.isfile(target), f"{where}: the download link {href} names no file of the site"):
+                        c.ok(open(target, "rb").read() == open(os.path.join(ROOT, "lessons", lesson, name), "rb").read(),
+                             f"{where}: the download link {href} gives something else than lessons/{lesson}/{name}")
+    if len(c.failures) == failures:
+        print(f"ok  {pages} lesson pages (en, zh): breadcrumb with part and lesson number, downloads of starter.cpp "
+              f"and solution.cpp that are the lessons' files", flush=True)
+
+
 # ---- 1. pages ----
 def check_page(c, tab, base, lesson, number, lang):
     prefix = "zh/" if lang == "zh" else ""
@@ -132,10 +201,8 @@ def check_page(c, tab, base, lesson, number, lang):
          f"(failed: {[s for s, ok in got['pictures'] if not ok]})")
     other = f"{base}{'' if lang == 'zh' else 'zh/'}{lesson}/index.html"
     c.ok(got["other"] == other, f"{where}: the language menu leads to {got['other']}, not {other}")
-    ui, parts = build_site.UI[lang], build_site.Site(lang, "").parts()
-    crumb = [ui["course"]] + [t for t, ls in parts if lesson in ls] + \
-        [ui["lesson_of"].format(n=int(lesson[:2]), total=len(build_site.Site(lang, "").lessons))]
-    c.ok(got["crumb"] == " / ".join(crumb), f"{where}: the breadcrumb is '{got['crumb']}', not '{' / '.join(crumb)}'")
+    crumb = breadcrumb(lesson, lang)
+    c.ok(got["crumb"] == crumb, f"{where}: the breadcrumb is '{got['crumb']}', not '{crumb}'")
     for name in ("starter.cpp", "solution.cpp"):
         href = next((h for h in got["downloads"] if h.endswith("/" + name)), None)
         if c.ok(href == f"{base}{prefix}{lesson}/{name}", f"{where}: no download link to {name} ({got['downloads']})"):
@@ -249,7 +316,8 @@ def check_search(c, tab, base, lang, rows, site, out):
     if not c.ok(open_search(tab, f"{base}{prefix}index.html"), f"{prefix}index.html: search never got ready"):
         return
     t0, ranks, tag_only, texts = time.time(), [], [], lesson_text(site, lang)
-    for term, lesson, results, meta in typed(c, tab, lang, [(r[lang][0], r["lesson"]) for r in rows]):
+    names = [(name, r["lesson"]) for r in rows for name in r[lang]]
+    for term, lesson, results, meta in typed(c, tab, lang, names):
         want = f"{base}{prefix}{lesson}/index.html"
         rank = next((i + 1 for i, r in enumerate(results) if r["href"] == want), None)
         src = [r["href"] for r in results if f"{base}{prefix}src/" in r["href"]]
@@ -261,10 +329,10 @@ def check_search(c, tab, base, lang, rows, site, out):
         ranks.append(rank)
         if term.lower() not in texts.get(lesson, ""):
             tag_only.append(f"{term} ({lesson[:2]})")
-    # the text alone (no tag is a part of a word): a Chinese term of 4 or more characters less its first,
-    # where its lesson's text has the term, lists the lesson (反向传播 -> 向传播)
-    parts = [(r["zh"][0][1:], r["lesson"]) for r in rows if lang == "zh" and len(r["zh"][0]) >= 4
-             and HAN.search(r["zh"][0][1:]) and r["zh"][0].lower() in texts.get(r["lesson"], "")]
+    # the text alone (no tag is a part of a word): a Chinese name of 4 or more characters less its first,
+    # where its lesson's text has the name, lists the lesson (反向传播 -> 向传播)
+    parts = [(name[1:], r["lesson"]) for r in rows for name in r["zh"] if lang == "zh" and len(name) >= 4
+             and HAN.match(name) and name.lower() in texts.get(r["lesson"], "")]
     listed = 0
     for term, lesson, results, meta in typed(c, tab, lang, parts):
         want = f"{base}{prefix}{lesson}/index.html"
@@ -277,7 +345,8 @@ def check_search(c, tab, base, lang, rows, site, out):
         if parts:
             out.append(f"ok  {lang} search in the text: {listed}/{len(parts)} terms of 4+ characters less their first "
                        f"(向传播, 归一化, ...) list the lesson whose text has the term")
-        out.append(f"ok  {lang} search: {len(ranks)}/{len(rows)} glossary terms typed in list their lesson "
+        out.append(f"ok  {lang} search: {len(ranks)}/{len(names)} names of the {len(rows)} glossary terms typed in "
+                   f"list their lesson "
                    f"(first: {ranks.count(1)}, second or third: {len(ranks) - ranks.count(1)}), no source copies "
                    f"listed, {time.time() - t0:.1f} s")
     if tag_only:
@@ -357,6 +426,7 @@ def main():
     args = ap.parse_args()
     site = os.path.abspath(args.site)
     c, t0 = Check(), time.time()
+    check_lesson_pages(c, site)
     server = serve(site)
     base = f"http://127.0.0.1:{server.server_address[1]}/"
     with tempfile.TemporaryDirectory() as tmp:

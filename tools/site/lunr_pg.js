@@ -8,7 +8,9 @@
 // 梯度检验). Left out: English stemming.
 (function (lunr) {
   var HAN = /[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]/;
-  var EDGE = /^[^\w\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+|[^\w\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$/g;
+  // what a word may not begin or end with: anything but a letter of any script (gelü stays gelü), a mark
+  // on one (m̂), a digit or "_"
+  var EDGE = /^[^\p{L}\p{M}\p{N}_]+|[^\p{L}\p{M}\p{N}_]+$/gu;
   var LONGEST = 8;                     // pieces of a Chinese word: every substring up to this length
 
   lunr.pg = function () {
