@@ -88,9 +88,11 @@ static void counting(const Data& d) {
                     lesson::tr("25 predictions per poem", "每首诗 25 个预测"));
 
     const int ming = tok.id(U'明');
-    std::cout << "\nthe row of 明: row_total = " << counts.row_total(ming) << " pairs start with 明; alpha V = "
+    std::cout << lesson::tr("\nthe row of 明: row_total = ", "\n「明」这一行：row_total = ") << counts.row_total(ming)
+              << lesson::tr(" pairs start with 明; alpha V = ", " 个字对以「明」开头；alpha V = ")
               << lesson::num(alpha * static_cast<double>(V), 2) << "\n";
-    std::cout << "P(next | 明) = (count + alpha) / (row_total + alpha V) for three alphas:\n";
+    std::cout << lesson::tr("P(next | 明) = (count + alpha) / (row_total + alpha V) for three alphas:\n",
+                            "P(next | 明) = (count + alpha) / (row_total + alpha V)，取三个 alpha：\n");
     std::printf("  %-6s %8s %12s %12s %12s\n", lesson::tr("pair", "字对").c_str(), lesson::tr("count", "计数").c_str(), lesson::tr("alpha 0", "α = 0").c_str(), lesson::tr("alpha 0.03", "α = 0.03").c_str(), lesson::tr("alpha 1", "α = 1").c_str());
     const double row = static_cast<double>(counts.row_total(ming));
     for (char32_t c : {U'月', U'日', U'朝', U'时', U'春', U'眠'}) {
