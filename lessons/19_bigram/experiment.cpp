@@ -88,10 +88,12 @@ static void counting(const Data& d) {
                     lesson::tr("25 predictions per poem", "每首诗 25 个预测"));
 
     const int ming = tok.id(U'明');
-    std::cout << "\nthe row of 明: row_total = " << counts.row_total(ming) << " pairs start with 明; alpha V = "
+    std::cout << lesson::tr("\nthe row of 明: row_total = ", "\n「明」这一行：row_total = ") << counts.row_total(ming)
+              << lesson::tr(" pairs start with 明; alpha V = ", " 个字对以「明」开头；alpha V = ")
               << lesson::num(alpha * static_cast<double>(V), 2) << "\n";
-    std::cout << "P(next | 明) = (count + alpha) / (row_total + alpha V) for three alphas:\n";
-    std::printf("  %-6s %8s %12s %12s %12s\n", "pair", "count", "alpha 0", "alpha 0.03", "alpha 1");
+    std::cout << lesson::tr("P(next | 明) = (count + alpha) / (row_total + alpha V) for three alphas:\n",
+                            "P(next | 明) = (count + alpha) / (row_total + alpha V)，取三个 alpha：\n");
+    std::printf("  %-6s %8s %12s %12s %12s\n", lesson::tr("pair", "字对").c_str(), lesson::tr("count", "计数").c_str(), lesson::tr("alpha 0", "α = 0").c_str(), lesson::tr("alpha 0.03", "α = 0.03").c_str(), lesson::tr("alpha 1", "α = 1").c_str());
     const double row = static_cast<double>(counts.row_total(ming));
     for (char32_t c : {U'月', U'日', U'朝', U'时', U'春', U'眠'}) {
         int next = tok.id(c);
@@ -105,10 +107,10 @@ static void counting(const Data& d) {
     std::cout << "by hand: P(月 | 明) = (" << counts.count(ming, yue) << " + 0.03) / (" << counts.row_total(ming)
               << " + 0.03 x " << V << ") = " << lesson::num(counts.count(ming, yue) + alpha, 2) << " / "
               << lesson::num(row + alpha * static_cast<double>(V), 2) << " = " << lesson::num(p_yue, 6) << "\n";
-    lesson::confirm("P(月 | 明)", poet::bigram_probability(counts, ming, yue, alpha), p_yue, 1e-15, "the hand formula");
+    lesson::confirm("P(月 | 明)", poet::bigram_probability(counts, ming, yue, alpha), p_yue, 1e-15, lesson::tr("the hand formula", "手算公式"));
 
     lesson::section(lesson::tr("the loss of validation poem 0, prediction by prediction (alpha = 0.03)", "验证诗 0 的损失，一个预测一个预测地算（alpha = 0.03）"));
-    std::printf("  %3s %-10s %7s %10s %10s %8s\n", "#", "pair", "count", "row_total", "P", "-ln P");
+    std::printf("  %3s %-10s %7s %10s %10s %8s\n", "#", lesson::tr("pair", "字对").c_str(), lesson::tr("count", "计数").c_str(), lesson::tr("row_total", "行总数").c_str(), "P", "-ln P");
     double poem0 = 0;
     for (size_t i = 0; i < pairs0.size(); ++i) {
         auto [a, b] = pairs0[i];
@@ -134,7 +136,7 @@ static void choosing_alpha(const Data& d) {
     poet::BigramCounts fit_counts = poet::count_bigrams(fit, d.V);
     std::cout << lesson::tr("counted on ", "用 ") << fit.size() << lesson::tr(" poems, scored on ", " 首诗计数，在留出的 ") << held.size()
               << lesson::tr(" held out", " 首上打分") << "\n";
-    std::printf("  %7s %10s %12s\n", "alpha", "held out", "validation");
+    std::printf("  %7s %10s %12s\n", lesson::tr("alpha", "α").c_str(), lesson::tr("held out", "留出集").c_str(), lesson::tr("validation", "验证集").c_str());
     double best_alpha = 0, best = 1e30;
     for (double a : {1.0, 0.3, 0.1, 0.03, 0.01, 0.003, 0.001}) {
         double h = poet::bigram_validation_loss(fit_counts, held, a).mean;
@@ -274,7 +276,7 @@ static void embedding_bigram(const Data& d) {
     std::cout << "Embedding (" << VR << "," << VR << lesson::tr("), zeros; SGD lr ", ")，全零起步；SGD lr ") << lr
               << lesson::tr(" cosine to ", " 沿余弦降到 ") << min_lr << lesson::tr(", momentum 0.9; batches of ", "，动量 0.9；每批 ") << B
               << lesson::tr(" pairs drawn with replacement; ", " 个有放回抽取的字对；") << steps << lesson::tr(" steps", " 步") << "\n";
-    std::printf("  %5s %6s %10s %14s %11s\n", "step", "lr", "batch", "all training", "validation");
+    std::printf("  %5s %6s %10s %14s %11s\n", lesson::tr("step", "步").c_str(), lesson::tr("lr", "学习率").c_str(), lesson::tr("batch", "批次").c_str(), lesson::tr("all training", "全部训练集").c_str(), lesson::tr("validation", "验证集").c_str());
     std::vector<std::pair<double, double>> curve_train, curve_val;
     std::vector<float> x(B), y(B);
     pg::Generator draw(1919);

@@ -18,6 +18,10 @@
       English words”) nor given in brackets as a gloss (（two or more English words）); no line break between two Chinese characters (Markdown shows it as a space);
       and no English-only label in a picture the page shows (an SVG <text> holding a Latin word of
       four letters or more and no Chinese character)
+  check_language.py zh_output OUTPUT
+      a Chinese experiment output (build/lessons/lesson_NN_experiment.out.zh) is Chinese: no line
+      holds two or more English words and no Chinese character; code names (poet::train, x.grad,
+      layer_norm, solve()), file paths, shapes, numbers and units are not words
 
 Uses Python's standard library only. Exit code 1, with one line per finding, when a check fails.
 """
@@ -157,6 +161,18 @@ def check_zh(readme):
     return findings, f"{pictures} pictures"
 
 
+NOT_A_WORD = re.compile(r"`[^`]*`|\S*(?:::|_|/|\.[A-Za-z]|\(|\[|\d)\S*")
+
+
+def check_zh_output(output):
+    findings = []
+    for n, line in enumerate(open(output, encoding="utf-8", errors="replace").read().split("\n"), 1):
+        words = [w for w in re.findall(r"[A-Za-z]{3,}", NOT_A_WORD.sub(" ", line)) if w not in ("nan", "inf")]
+        if len(words) >= 2 and not CJK.search(line):
+            fail(findings, f"{output} line {n}", f"an English line in the Chinese output: \"{line.strip()}\"")
+    return findings, "lines read"
+
+
 def check_teaching(readme):
     lines = open(readme, encoding="utf-8").read().split("\n")
     zh = readme.endswith(".zh.md")
@@ -188,6 +204,8 @@ def main(argv):
         findings, what = check_hints(argv[2], argv[3:])
     elif len(argv) == 3 and argv[1] == "zh":
         findings, what = check_zh(argv[2])
+    elif len(argv) == 3 and argv[1] == "zh_output":
+        findings, what = check_zh_output(argv[2])
     elif len(argv) == 3 and argv[1] == "teaching":
         findings, what = check_teaching(argv[2])
     else:

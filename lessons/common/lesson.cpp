@@ -369,9 +369,25 @@ void expect(const std::string& what, bool ok, const std::string& expected, const
 
 // ---- the check runner ----
 
+namespace {
+
+// The lesson's Chinese title, from README.zh.md's first heading, "# 第 24 课：评估：留出集损失，以及读诗"
+// -> "评估" (up to the next full-width colon); the folder name when the README cannot be read.
+std::string chinese_title(const std::string& number, const std::string& name) {
+    std::ifstream in(std::string(POET_SOURCE_DIR) + "/lessons/" + number + "_" + name + "/README.zh.md");
+    std::string heading;
+    const std::string prefix = "# 第 " + number + " 课：", colon = "：";
+    if (!std::getline(in, heading) || heading.rfind(prefix, 0) != 0) return name;
+    const std::string title = heading.substr(prefix.size());
+    return title.substr(0, title.find(colon));
+}
+
+}  // namespace
+
 Checks::Checks(std::string number, std::string name) : number_(std::move(number)), name_(std::move(name)) {
     install_crash_report();
-    std::cout << tr("lesson ", "第 ") << number_ << tr(" ", " 课 ") << name_ << tr(": checking", "：检查中") << std::endl;
+    std::cout << tr("lesson ", "第 ") << number_ << tr(" ", " 课 ") << (chinese() ? chinese_title(number_, name_) : name_)
+              << tr(": checking", "：检查中") << std::endl;
     const auto calls = forbidden_calls();
     if (calls.empty()) return;
     run(tr("your own code, not the library's", "你自己的代码，不是库里现成的"), [&] {
