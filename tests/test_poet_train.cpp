@@ -123,15 +123,17 @@ static void dropout_run_resumed_repeats_losses(const std::string& name, size_t s
     for (size_t i = stop_at; i < steps; ++i) CHECK(b2.losses[i - stop_at] == a.losses[i]);   // bitwise equal
 }
 
+// [long]: 59 s under AddressSanitizer, so the sanitizer build leaves it to the release build
+// (tests/CMakeLists.txt)
 TEST_CASE("train: a 30-step run with dropout on 2 threads, resumed at step 15, repeats the losses bit for bit",
-          "[poet][train]") {
+          "[poet][train][long]") {
     dropout_run_resumed_repeats_losses("resume30", 30, 15);
 }
 
 // The same under ThreadSanitizer (the [threads] cases), which runs every step some 50 times slower:
-// 12 steps, resumed at 6.
+// 12 steps, resumed at 6 (and [long] too: 23 s under AddressSanitizer).
 TEST_CASE("train: a 12-step run with dropout on 2 threads, resumed at step 6, repeats the losses bit for bit",
-          "[poet][train][threads]") {
+          "[poet][train][threads][long]") {
     dropout_run_resumed_repeats_losses("resume12", 12, 6);
 }
 
