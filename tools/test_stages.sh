@@ -129,6 +129,13 @@ asan_build() {
 }
 asan_tests() { ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest_in "$ASAN_DIR" "sanitizers (ASan + UBSan)" -LE "site|torch"; }
 
+cases_listed() {  # cases_listed PROGRAM SPEC: how many cases Catch2 lists for SPEC (2: its exit code is the count)
+    local names
+    names="$("$1" "$2" --list-test-names-only 2>&1 || true)"
+    grep -q "Unrecognised token" <<<"$names" && names="$("$1" "$2" --list-tests --verbosity quiet || true)"   # Catch2 3
+    grep -c . <<<"$names"
+}
+
 # ThreadSanitizer on what runs threads: the library's cases tagged [threads] (the GEMM, the row and
 # elementwise kernels, dropout, clip and AdamW, a 12-step training run with dropout on 2 threads, resumed at step 6).
 TSAN_DIR="$ROOT/build-tsan"
@@ -147,7 +154,12 @@ tsan_tests() {
     for i in "${pids[@]}"; do wait "$i" || status=1; done
     tail -q -n 1 "$TSAN_DIR.tests.0.log" "$TSAN_DIR.tests.1.log" >&2
     [ $status -eq 0 ] || { grep -B2 -A30 "WARNING: ThreadSanitizer\|FAILED" "$TSAN_DIR".tests.*.log | head -80 >&2; return 1; }
-    COUNT_LINES+=("ThreadSanitizer|2|$(catch2_cases_in "$TSAN_DIR".tests.*.log)|0")
+    # (it compiled only the test files that hold a [threads] case: it must have run all of them)
+    local ran listed
+    ran="$(catch2_cases_in "$TSAN_DIR".tests.*.log)"
+    listed="$(cases_listed "$BUILD/tests/pg_tests" "[threads]")"
+    [ "$ran" -eq "$listed" ] || { echo "ThreadSanitizer ran $ran [threads] cases, the release build lists $listed" >&2; return 1; }
+    COUNT_LINES+=("ThreadSanitizer|2|$ran|0")
 }
 
 # The release build's library cases on CPUs without AVX-512 (Haswell: AVX2 and FMA) and without AVX
