@@ -3,6 +3,7 @@
 // are wrong, the check recomputes the usual wrong softmaxes (no maximum, one maximum for the whole
 // tensor, the wrong axis, ...) and names the one your numbers match.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check02 {
 
@@ -129,9 +130,10 @@ static void expect_softmax(pg::Tensor x, const pg::Tensor& expected, double tol,
                                   "softmax 不改变形状：return pg::tensor(values, x.shape())"));
     std::vector<float> got = y.to_vector(), want = expected.to_vector();
     static std::vector<std::vector<float>> earlier;  // what the function returned in the checks before this one
-    bool repeated = false;
-    for (const auto& before : earlier) repeated = repeated || (same(got, before, 1e-6) && !same(want, before, tol));
-    earlier.push_back(got);
+    using Weights = std::vector<float>;
+    const bool repeated = lesson::came_back(
+        got, want, earlier, [](const Weights& a, const Weights& b) { return same(a, b, 1e-6); },
+        [&](const Weights& a, const Weights& b) { return !same(a, b, tol); });
     if (same(got, want, tol)) return;
     if (repeated)
         throw lesson::CheckFailed(lesson::tr("weights", "权重"), lesson::str(expected), lesson::str(y),

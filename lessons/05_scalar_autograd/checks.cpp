@@ -3,6 +3,7 @@
 // again elsewhere), a saturated tanh, then a neuron against the library. When a gradient is wrong,
 // the hint says what the number points to (= for +=, out.grad left out, a's value for b's, ...).
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check05 {
 
@@ -33,11 +34,7 @@ static void expect_not_repeated(const std::string& what, double got, double want
     if (got == before && !near(want, before))
         throw lesson::CheckFailed(what, lesson::num(want, 4),
                                   lesson::num(got, 4) + lesson::tr(", the value of an earlier call", "，先前一次调用的值"),
-                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
-                                             "input: compute it from this call's " + inputs + ", not a constant or a static "
-                                             "kept from a call before",
-                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 " + inputs_zh +
-                                             " 来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"result", "结果"}, {inputs, inputs_zh}));
 }
 
 // mul's share of a's gradient at out = a * b (got: a.grad minus what the rest of the graph gave a,

@@ -2,6 +2,7 @@
 // exercise.cpp: seed 002's own check and example, other widths, a batch, inputs near 1000, and the
 // fused Linear with D equal to C and different from it. A wrong q, k or v is named by what it equals.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check11 {
 
@@ -55,17 +56,12 @@ static void expect_not_repeated(const std::string& function, const std::vector<p
             if (!near(a[i], b[i], 1e-6)) return false;
         return true;
     };
-    bool repeated = false;
-    for (const auto& before : earlier) repeated = repeated || (all_near(got, before) && !all_near(want, before));
-    earlier.push_back(got);
-    if (repeated)
+    auto differs = [&](const std::vector<pg::Tensor>& a, const std::vector<pg::Tensor>& b) { return !all_near(a, b); };
+    if (lesson::came_back(got, want, earlier, all_near, differs))
         throw lesson::CheckFailed(function, lesson::tr("q, k, v from this call's arguments", "由这一次调用的参数算出的 q、k、v"),
                                   lesson::tr("the q, k, v of an earlier call", "先前一次调用的 q、k、v"),
-                                  lesson::tr("your q, k, v are exactly the ones your function returned for an earlier, "
-                                             "different input: compute them from this call's x and weights, not a constant "
-                                             "or a static kept from a call before",
-                                             "你的 q、k、v 和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 x "
-                                             "和权重来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"q, k, v", "q、k、v"}, {"x and weights", "x 和权重"},
+                                                         lesson::Noun::plural));
 }
 
 // The learner's solve; a ShapeError from inside it is named.

@@ -125,10 +125,7 @@ static pg::Tensor call(const pg::Tensor& q, const pg::Tensor& k, const pg::Tenso
             throw lesson::CheckFailed(
                 "causal_attention", lesson::tr("an output computed from this call's q, k, v", "由这一次调用的 q、k、v 算出的输出"),
                 lesson::tr("the output of an earlier call", "先前一次调用的输出"),
-                lesson::tr("your output is exactly the one your function returned for an earlier, different input: compute it "
-                           "from this call's q, k and v, not a constant or a static kept from a call before",
-                           "你的输出和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 q、k、v 来算，"
-                           "不能用常量，也不能用上一次调用留下的 static 变量"));
+                lesson::came_back_hint({"output", "输出"}, {"q, k and v", "q、k、v"}));
         return got;
     } catch (const pg::ShapeError& e) {
         std::string what = e.what();

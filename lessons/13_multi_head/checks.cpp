@@ -131,11 +131,7 @@ inline void expect_not_repeated(const std::string& function, const pg::Tensor& g
     if (lesson::came_back(got, want, earlier, 1e-6, 1e-6))
         throw lesson::CheckFailed(function, lesson::tr("a result computed from this call's input", "由这一次调用的输入算出的结果"),
                                   lesson::tr("the result of an earlier call", "先前一次调用的结果"),
-                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
-                                             "input: compute it from this call's tensor, not a constant or a static kept from "
-                                             "a call before",
-                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的张量来算，"
-                                             "不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"result", "结果"}, {"tensor", "张量"}));
 }
 
 // Your split and merge, with a ShapeError on a valid input turned into a hint about the sizes.

@@ -126,11 +126,7 @@ inline pg::Tensor call_embed(const pg::Tensor& wte, const pg::Tensor& wpe, const
     if (lesson::came_back(got, want, earlier, 1e-6, 1e-6))
         throw lesson::CheckFailed("embed", lesson::tr("x computed from this call's wte, wpe and ids", "由这一次调用的 wte、wpe 和 ids 算出的 x"),
                                   lesson::tr("the x of an earlier call", "先前一次调用的 x"),
-                                  lesson::tr("your x is exactly the one your function returned for an earlier, different input: "
-                                             "compute it from this call's wte, wpe and ids, not a constant or a static kept "
-                                             "from a call before",
-                                             "你的 x 和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 wte、wpe 和 ids "
-                                             "来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"x", "x"}, {"wte, wpe and ids", "wte、wpe 和 ids"}));
     return got;
 }
 

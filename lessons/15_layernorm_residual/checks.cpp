@@ -2,6 +2,7 @@
 // The hand example, a constant row, a tiny variance where eps matters, random rows of any rank,
 // rows far from zero where a float shortcut breaks; a wrong result is compared with the usual slips.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check15 {
 
@@ -148,25 +149,20 @@ inline pg::Tensor call_ln(const pg::Tensor& x, const pg::Tensor& w, const pg::Te
                                                    "结果的形状与 x 相同，共 x.numel() 个值：C = x.size(-1)，x.numel() / C 行，"
                                                    "然后 pg::tensor(y, x.shape())"));
     }
-    auto same = [](const pg::Tensor& p, const pg::Tensor& q, float tol) {
+    auto within = [](const pg::Tensor& p, const pg::Tensor& q, float tol) {
         if (p.shape() != q.shape()) return false;
         for (size_t i = 0; i < p.numel(); ++i)
             if (!(std::fabs(p.ptr()[i] - q.ptr()[i]) <= tol * std::max(1.f, std::fabs(q.ptr()[i])))) return false;
         return true;
     };
+    auto same = [&](const pg::Tensor& p, const pg::Tensor& q) { return within(p, q, 1e-6f); };
+    auto differs = [&](const pg::Tensor& p, const pg::Tensor& q) { return !within(p, q, 1e-3f); };
     const pg::Tensor want = pg::layer_norm(x.detach(), w.detach(), b.detach(), eps);
-    bool repeated = false;
-    for (const pg::Tensor& before : earlier) repeated = repeated || (same(got, before, 1e-6f) && !same(want, before, 1e-3f));
-    earlier.push_back(got.detach());
-    if (repeated)
+    if (lesson::came_back(got.detach(), want, earlier, same, differs))
         throw lesson::CheckFailed("layer_norm(x " + lesson::str(x.shape()) + ")",
                                   lesson::tr("y computed from this call's x, weight, bias and eps", "由这一次调用的 x、weight、bias 和 eps 算出的 y"),
                                   lesson::tr("the y of an earlier call", "先前一次调用的 y"),
-                                  lesson::tr("your y is exactly the one your function returned for an earlier, different input: "
-                                             "compute it from this call's x, weight, bias and eps, not a constant or a static "
-                                             "kept from a call before",
-                                             "你的 y 和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 x、weight、bias "
-                                             "和 eps 来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"y", "y"}, {"x, weight, bias and eps", "x、weight、bias 和 eps"}));
     return got;
 }
 

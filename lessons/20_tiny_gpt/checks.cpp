@@ -99,20 +99,16 @@ inline pg::Tensor call_forward(pg::nn::GPT& gpt, const pg::Tensor& ids) {
         want = gpt.forward(ids);
     }
     // only right answers are remembered: a probe repeats its input, and a wrong forward its wrong answer
-    bool back = false;
-    for (const pg::Tensor& before : earlier) back = back || (lesson::near(got, before, 0.0) && !lesson::near(want, before, 1e-5));
-    if (lesson::near(got, want, 1e-5)) earlier.push_back(got.detach());
+    const bool back = lesson::came_back(
+        got.detach(), want, earlier, [](const pg::Tensor& a, const pg::Tensor& b) { return lesson::near(a, b, 0.0); },
+        [](const pg::Tensor& a, const pg::Tensor& b) { return !lesson::near(a, b, 1e-5); }, lesson::Remember::right_answers);
     if (back)
         throw lesson::CheckFailed("gpt_forward" + lesson::str(ids.shape()),
                                   lesson::tr("logits computed from this call's model and ids, ", "由这一次调用的模型和 ids 算出的 logits，") +
                                       lesson::str(want.shape()),
                                   lesson::tr("exactly the logits of an earlier call, ", "和先前一次调用的 logits 一模一样，") +
                                       lesson::str(got.shape()),
-                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
-                                             "input: compute it from this call's parts and ids, not a constant or a static "
-                                             "kept from a call before",
-                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的各个部件和 ids "
-                                             "来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"result", "结果"}, {"parts and ids", "各个部件和 ids"}));
     return got;
 }
 
@@ -266,21 +262,16 @@ inline std::string count_hint(const pg::nn::GPTConfig& cfg, size_t got, size_t w
 }
 
 inline void expect_count(const pg::nn::GPTConfig& cfg, size_t want) {
-    static std::vector<size_t> earlier;   // the right counts of the earlier calls
+    static std::vector<size_t> earlier;   // the right counts of the earlier calls (only right ones, as in call_forward)
     size_t got = exercise::gpt_parameter_count(cfg);
-    const bool came_back = got != want && std::find(earlier.begin(), earlier.end(), got) != earlier.end();
-    if (got == want) earlier.push_back(got);   // only right answers, as in call_forward
-    if (came_back)
+    if (lesson::came_back(got, want, earlier, std::equal_to<size_t>(), std::not_equal_to<size_t>(),
+                          lesson::Remember::right_answers))
         throw lesson::CheckFailed("gpt_parameter_count(V " + std::to_string(cfg.vocab_size) + ", context " +
                                       std::to_string(cfg.context) + ", n_layer " + std::to_string(cfg.n_layer) + ", C " +
                                       std::to_string(cfg.n_embd) + ")",
                                   std::to_string(want),
                                   std::to_string(got) + lesson::tr(", the count of an earlier call", "，先前一次调用的计数"),
-                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
-                                             "input: compute it from this call's cfg, not a constant or a static kept from a "
-                                             "call before",
-                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 cfg 来算，"
-                                             "不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"result", "结果"}, {"cfg", "cfg"}));
     lesson::expect("gpt_parameter_count(V " + std::to_string(cfg.vocab_size) + ", context " +
                        std::to_string(cfg.context) + ", n_layer " + std::to_string(cfg.n_layer) + ", C " +
                        std::to_string(cfg.n_embd) + ")",

@@ -2,6 +2,7 @@
 // tiny GPT (300 poems, 1 layer, width 16) stepped by your function and by poet::train_step.
 // An SGD that writes down what each opt.step() was given tells which part of the step is off.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 // An SGD (lr as built, no momentum) that notes, each time step() runs, the learning rate it runs
 // with and the gradient it finds, all parameters' gradients joined into one vector.
@@ -83,17 +84,11 @@ static float call_train_step(pg::nn::GPT& gpt, pg::optim::Optimizer& opt, const 
         want = poet::batch_loss(gpt, batch).item();
     }
     const float got = exercise::train_step(gpt, opt, batch, lr, clip);
-    bool back = false;
-    for (float before : earlier) back = back || (got == before && !(std::fabs(want - before) <= 1e-6));
-    if (std::fabs(got - want) <= 1e-6) earlier.push_back(got);   // only right answers: a wrong one may repeat for one input
-    if (back)
+    if (lesson::came_back(got, want, earlier, std::equal_to<float>(),
+                          [](float a, float b) { return !(std::fabs(a - b) <= 1e-6); }, lesson::Remember::right_answers))
         throw lesson::CheckFailed(lesson::tr("the loss returned", "返回的损失"), lesson::num(want, 6),
                                   lesson::num(got, 6) + lesson::tr(", the loss an earlier call returned", "，先前一次调用返回的损失"),
-                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
-                                             "input: compute it from this call's model and batch, not a constant or a static "
-                                             "kept from a call before",
-                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的模型和 batch "
-                                             "来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"result", "结果"}, {"model and batch", "模型和 batch"}));
     return got;
 }
 

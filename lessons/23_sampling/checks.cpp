@@ -3,6 +3,7 @@
 // on random logits, one generator draw per sample, the inverse CDF, and a χ² test over 20000 draws.
 // Leaves out: the model (the checks stay fast); the experiment samples from it.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check23 {
 
@@ -57,17 +58,12 @@ inline void expect_probabilities(const std::vector<float>& logits, size_t k, flo
                              ", T = " + lesson::num(T, 2) + ")";
     static std::vector<Probs> earlier;   // the right answers of the earlier calls
     const Probs want = reference(logits, k, T), got = exercise::topk_probabilities(logits, k, T);
-    bool came_back = false;
-    for (const Probs& before : earlier) came_back = came_back || (got == before && !close(want, before));
-    if (close(got, want)) earlier.push_back(got);   // only right answers: a wrong one may repeat for one input
-    if (came_back)
+    if (lesson::came_back(got, want, earlier, std::equal_to<Probs>(),
+                          [](const Probs& a, const Probs& b) { return !close(a, b); }, lesson::Remember::right_answers))
         throw lesson::CheckFailed(what, lesson::tr("the probabilities of these logits, k and T", "这组 logits、k 和 T 的概率"),
                                   lesson::tr("exactly the probabilities an earlier call returned", "和先前一次调用返回的概率一模一样"),
-                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
-                                             "input: compute it from this call's logits, k and temperature, not a constant or "
-                                             "a static kept from a call before",
-                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 logits、k 和 "
-                                             "temperature 来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"result", "结果"},
+                                                         {"logits, k and temperature", "logits、k 和 temperature"}));
     if (close(got, want)) return;
     const size_t V = logits.size(), kept = k == 0 || k >= V ? V : k;
     std::string hint;

@@ -5,6 +5,7 @@
 // pg::cross_entropy on random logits, and poet::validation_loss on a small seeded GPT (no training,
 // so the checks take a second; the experiment measures the trained model).
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check24 {
 
@@ -92,17 +93,11 @@ inline exercise::Loss call(const pg::Tensor& logits, const std::vector<int>& tar
     }
     const Reference r = reference(logits, targets, ignore);
     const double want = r.counted ? r.sum / static_cast<double>(r.counted) : 0.0;
-    bool back = false;
-    for (double before : earlier) back = back || (got.mean == before && !near(want, before));
-    if (near(got.mean, want)) earlier.push_back(got.mean);   // only right answers: a wrong one may repeat for one input
-    if (back)
+    if (lesson::came_back(got.mean, want, earlier, std::equal_to<double>(),
+                          [](double a, double b) { return !near(a, b); }, lesson::Remember::right_answers))
         throw lesson::CheckFailed("masked_cross_entropy(" + lesson::str(logits.shape()) + ")", lesson::num(want, 6),
                                   lesson::num(got.mean, 6) + lesson::tr(", the mean of an earlier call", "，先前一次调用的 mean"),
-                                  lesson::tr("your result is exactly the one your function returned for an earlier, different "
-                                             "input: compute it from this call's logits and targets, not a constant or a "
-                                             "static kept from a call before",
-                                             "你的结果和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的 logits 和 "
-                                             "targets 来算，不能用常量，也不能用上一次调用留下的 static 变量"));
+                                  lesson::came_back_hint({"result", "结果"}, {"logits and targets", "logits 和 targets"}));
     return got;
 }
 

@@ -1,6 +1,6 @@
 // Small tools the lessons' checks.cpp files share: comparing tensors (NaN never counts as equal),
-// catching an answer that came back from an earlier call, and naming a wrong answer by the likely
-// mistake it equals. Header-only, beside lesson.hpp.
+// catching an answer that came back from an earlier call (of any type) and wording its hint, and naming
+// a wrong answer by the likely mistake it equals. Header-only, beside lesson.hpp.
 // Leaves out: the wrong answers themselves; each lesson computes its own mistakes.
 #pragma once
 #include <algorithm>
@@ -28,15 +28,59 @@ inline bool near(const pg::Tensor& a, const pg::Tensor& b, double tol) {
     return a.shape() == b.shape() && max_abs_diff(a, b) <= tol;
 }
 
-// An answer that came back: `got` lies within same_tol of one of `earlier` (what the learner's function
-// returned in the checks before) whose right answer is not this call's `want` (more than differ_tol
-// away): a constant or a static, not this call's computation. Remembers `got` for the checks after.
+// Which answers came_back keeps for the checks after.
+enum class Remember {
+    every_answer,    // what the function returned, right or wrong
+    right_answers,   // only right ones (got not differing from want): where the checks call the function on
+                     // one input again, a wrong answer kept would seem to come back
+};
+
+// An answer that came back: same(got, before) for one of `earlier` (what the learner's function returned
+// in the checks before) while differs(want, before), this call's right answer `want` being another: a
+// constant or a static, not this call's computation. Keeps `got` for the checks after, as `remember` says.
+template <class T, class Same, class Differs>
+bool came_back(const T& got, const T& want, std::vector<T>& earlier, Same same, Differs differs,
+               Remember remember = Remember::every_answer) {
+    const bool back = std::any_of(earlier.begin(), earlier.end(),
+                                  [&](const T& before) { return same(got, before) && differs(want, before); });
+    if (remember == Remember::every_answer || !differs(got, want)) earlier.push_back(got);
+    return back;
+}
+
+// came_back for tensors: the same within same_tol, another right answer beyond differ_tol; keeps every
+// answer, detached.
 inline bool came_back(const pg::Tensor& got, const pg::Tensor& want, std::vector<pg::Tensor>& earlier,
                       double same_tol, double differ_tol) {
-    bool back = false;
-    for (const pg::Tensor& before : earlier) back = back || (near(got, before, same_tol) && !near(want, before, differ_tol));
-    earlier.push_back(got.detach());
-    return back;
+    return came_back(
+        got.detach(), want, earlier, [&](const pg::Tensor& a, const pg::Tensor& b) { return near(a, b, same_tol); },
+        [&](const pg::Tensor& a, const pg::Tensor& b) { return !near(a, b, differ_tol); });
+}
+
+// One phrase in the learner's two languages, for a hint that builds its sentence around it.
+struct Phrase {
+    std::string english, chinese;
+};
+
+// Whether a hint's phrase names one thing or several ("your x is", "your q, k, v are").
+enum class Noun { singular, plural };
+
+// `words` inside a Chinese sentence: a space on each side where they begin or end with Latin text.
+inline std::string amid_chinese(const std::string& words) {
+    auto latin = [](char c) { return static_cast<unsigned char>(c) < 0x80; };
+    if (words.empty()) return words;
+    return (latin(words.front()) ? " " : "") + words + (latin(words.back()) ? " " : "");
+}
+
+// The hint for an answer that came back, in the learner's language: "your x is exactly the one your function
+// returned for an earlier, different input: compute it from this call's wte, wpe and ids, ...". `answer` names
+// what came back ({"x", "x"}, {"result", "结果"}), `inputs` what this call computes it from.
+inline std::string came_back_hint(const Phrase& answer, const Phrase& inputs, Noun noun = Noun::singular) {
+    const bool plural = noun == Noun::plural;
+    return tr("your " + answer.english + (plural ? " are exactly the ones" : " is exactly the one") +
+                  " your function returned for an earlier, different input: compute " + (plural ? "them" : "it") +
+                  " from this call's " + inputs.english + ", not a constant or a static kept from a call before",
+              "你的" + amid_chinese(answer.chinese) + "和你的函数先前对另一个不同输入返回的完全一样：要用这一次调用的" +
+                  amid_chinese(inputs.chinese) + "来算，不能用常量，也不能用上一次调用留下的 static 变量");
 }
 
 // No inf and no NaN anywhere in t.
