@@ -3,6 +3,7 @@
 // gradient summed back to its shape (broadcasting undone); and what the engine says when a backward forgets to.
 // The graph is drawn from the library's own DOT export (pg::to_dot) by Graphviz: graph.dot -> graph.svg.
 #include <iostream>
+#include <regex>
 #include <set>
 #include "lesson.hpp"
 #include "svg.hpp"
@@ -29,6 +30,14 @@ static pg::Tensor add_without_sum_to(const pg::Tensor& a, const pg::Tensor& b) {
     pg::Tensor y = a.detach() + b.detach();
     return pg::make_result(y.data(), "add_without_sum_to", {a, b},
                            [](const pg::BackwardContext& ctx) { return std::vector<pg::Array>{ctx.gy, ctx.gy}; });
+}
+
+// The engine's shape error ("backward of 'add': gradient for input 1 has shape (2,3) but the input is
+// (3)"), in the learner's language.
+static std::string engine_error_text(const std::string& message) {
+    static const std::regex shape_error(R"(backward of '(\S+)': gradient for input (\d+) has shape (\S+) but the input is (\S+))");
+    return lesson::chinese() ? std::regex_replace(message, shape_error, "'$1' 的 backward：给输入 $2 的梯度形状是 $3，而这个输入是 $4")
+                             : message;
 }
 
 static void run() {
@@ -120,7 +129,7 @@ static void run() {
         bad.backward();
         std::cout << lesson::tr("no error?", "没有报错？") << "\n";
     } catch (const std::logic_error& e) {
-        std::cout << e.what() << "\n";
+        std::cout << engine_error_text(e.what()) << "\n";
     }
 }
 

@@ -109,7 +109,9 @@ static void run() {
                    lesson::num(tail_diff_pos), "");
     float gap_pos = max_abs_diff(attend(qkv, pg::index_select(wte.forward(ids_a), 0, perm) + wpe.forward(positions)),
                                  pg::index_select(yp_a, 0, perm));
-    lesson::show("max |attend(wte(P ids) + wpe) - P attend(wte(ids) + wpe)|", gap_pos);
+    lesson::show(lesson::tr("max |attend(wte(P ids) + wpe) - P attend(wte(ids) + wpe)|",
+                            "加上位置以后 max |attend(wte(P ids) + wpe) - P attend(wte(ids) + wpe)|"),
+                 gap_pos);
     lesson::expect(lesson::tr("no longer equivariant", "不再等变"), gap_pos > 1e-3f, lesson::tr("a difference above 1e-3", "差大于 1e-3"), lesson::num(gap_pos), "");
 }
 

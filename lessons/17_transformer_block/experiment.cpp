@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <regex>
 #include "lesson.hpp"
 
 static float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
@@ -11,6 +12,13 @@ static float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
     float m = 0.f;
     for (size_t i = 0; i < va.size(); ++i) m = std::max(m, std::fabs(va[i] - vb[i]));
     return m;
+}
+
+// pg::gradcheck's report ("input 0 element 3: analytic 0.12, numeric 0.05", a line a mismatch), in the
+// learner's language.
+static std::string report_text(const std::string& report) {
+    static const std::regex mismatch(R"(input (\d+) element (\d+): analytic (\S+), numeric (\S+))");
+    return lesson::chinese() ? std::regex_replace(report, mismatch, "输入 $1 的元素 $2：解析梯度 $3，数值梯度 $4") : report;
 }
 
 static void run() {
@@ -48,7 +56,9 @@ static void run() {
     cfg.n_embd = 8;
     pg::nn::GPT gpt(cfg, gen);
     size_t by_hand = 10 * 8 + 8 * 8 + 2 * (12 * 64 + 13 * 8) + 2 * 8 + 10 * 8;
-    std::cout << "wte V C + wpe context C + 2 blocks + ln_f 2C + head V C = 80 + 64 + 2*872 + 16 + 80 = " << by_hand
+    std::cout << lesson::tr("wte V C + wpe context C + 2 blocks + ln_f 2C + head V C",
+                            "wte V C + wpe 上下文 C + 2 个块 + ln_f 2C + head V C")
+              << " = 80 + 64 + 2*872 + 16 + 80 = " << by_hand
               << "\n";
     std::cout << "gpt.num_parameters() = " << gpt.num_parameters() << "\n";
     lesson::confirm("gpt.num_parameters", static_cast<double>(gpt.num_parameters()), static_cast<double>(by_hand), 0.0,
@@ -99,7 +109,7 @@ static void run() {
     pg::GradcheckResult bad = pg::gradcheck(broken, inputs);
     std::cout << "gradcheck: " << (bad.ok ? lesson::tr("ok", "通过") : lesson::tr("FAILED", "失败"))
               << lesson::tr(", max |analytic - numeric| = ", "，max |解析 - 数值| = ")
-              << lesson::num(bad.max_abs_error, 2) << "\n" << bad.report;
+              << lesson::num(bad.max_abs_error, 2) << "\n" << report_text(bad.report);
     lesson::expect("the bug is caught", !bad.ok, "FAILED", "ok", "");
 }
 

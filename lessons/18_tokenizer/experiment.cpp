@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <regex>
 #include <unistd.h>
 #include "lesson.hpp"
 #include "svg.hpp"
@@ -99,6 +100,24 @@ static void utf8_by_hand() {
     lesson::confirm(lesson::tr("bytes of 春眠不觉晓", "春眠不觉晓的字节数"), static_cast<double>(line.size()), 15.0, 0.0, lesson::tr("5 characters x 3 bytes", "5 个字 x 3 个字节"));
 }
 
+// poet::decode_utf8's error ("input: invalid UTF-8 at byte offset 1: byte 0x80 cannot start a
+// character"), in the learner's language.
+static std::string utf8_error_text(const std::string& message) {
+    if (!lesson::chinese()) return message;
+    static const std::vector<std::pair<std::regex, std::string>> in_chinese = {
+        {std::regex(R"(: invalid UTF-8 at byte offset (\d+): )"), "：字节偏移 $1 处的 UTF-8 不合法："},
+        {std::regex(R"(the character starting with (\S+) is cut off by the end of the text)"), "以 $1 开头的字符被文本末尾截断"},
+        {std::regex(R"(byte (\S+) cannot start a character)"), "字节 $1 不能开始一个字符"},
+        {std::regex(R"(expected a continuation byte \((\S+)\) after (\S+), got (\S+))"), "$2 之后应是续字节（$1），实际是 $3"},
+        {std::regex(R"(overlong encoding of (\S+))"), "$1 的超长编码"},
+        {std::regex(R"(encoded surrogate (\S+))"), "编码了代理项 $1"},
+        {std::regex(R"(code point beyond (\S+))"), "码点超过 $1"},
+    };
+    std::string text = message;
+    for (const auto& [english, chinese] : in_chinese) text = std::regex_replace(text, english, chinese);
+    return text;
+}
+
 static void invalid_utf8() {
     lesson::section(lesson::tr("invalid UTF-8: the error names the byte offset", "不合法的 UTF-8：报错指出字节偏移"));
     std::string line = "春眠不觉晓";
@@ -118,7 +137,7 @@ static void invalid_utf8() {
             poet::decode_utf8(bytes);
             lesson::expect(what, false, "an error", "decoded without one", "");
         } catch (const std::invalid_argument& e) {
-            std::cout << "  " << e.what() << "\n";
+            std::cout << "  " << utf8_error_text(e.what()) << "\n";
         }
     }
     // The corpus reader passes "file:line" as the `what`, so a broken line in data/poems says where it is.
@@ -132,7 +151,7 @@ static void invalid_utf8() {
         lesson::expect("read_poems of a broken file", false, "an error", "no error", "");
     } catch (const std::invalid_argument& e) {
         std::string message = e.what();  // "<path>:2: invalid UTF-8 ...", the path shortened to broken.txt
-        std::cout << "  " << message.replace(0, path.size(), "broken.txt") << "\n";
+        std::cout << "  " << utf8_error_text(message.replace(0, path.size(), "broken.txt")) << "\n";
     }
     std::filesystem::remove(path);
 }
@@ -329,7 +348,8 @@ static void the_record(const poet::Corpus& corpus, const poet::Tokenizer& tok) {
     std::vector<int> record = poet::make_record(poem, slot);
     std::cout << "make_record(poem, " << slot << "): " << record.size() << lesson::tr(" ids = 1 + 1 + 1 + 24 + 1\n  ", " 个编号 = 1 + 1 + 1 + 24 + 1\n  ")
               << tok.decode(record) << "\n  " << ids_str(record) << "\n";
-    lesson::confirm(lesson::tr("record length", "记录长度"), static_cast<double>(record.size()), 28.0, 0.0, "BOS k SEP poem EOS");
+    lesson::confirm(lesson::tr("record length", "记录长度"), static_cast<double>(record.size()), 28.0, 0.0,
+                    lesson::tr("BOS k SEP poem EOS", "BOS k SEP poem EOS 的长度"));
 
     poet::Batch batch = poet::make_batch({record});
     std::cout << "make_batch({record})" << lesson::tr(": inputs ", "：输入 ") << lesson::str(batch.inputs.shape())

@@ -194,9 +194,12 @@ static void baseline(const Data& d) {
         poet::PoetModel model = poet::load_model(ckpt);
         poet::ValLoss gpt = poet::validation_loss(*model.gpt, poet::encode_poems(d.corpus.val, model.tok), 64);
         double gap = bigram.mean - gpt.mean;
-        std::cout << "the GPT at " << ckpt << " (step " << model.step << "): " << lesson::num(gpt.mean, 4)
-                  << " nats per character, " << lesson::num(std::fabs(gap), 4)
-                  << (gap > 0 ? " below the bigram\n" : " above the bigram: it has not learnt enough yet\n");
+        const std::string by = lesson::num(std::fabs(gap), 4);
+        std::cout << lesson::tr("the GPT at ", "GPT 检查点 ") << ckpt << lesson::tr(" (step ", "（第 ") << model.step
+                  << lesson::tr("): ", " 步）：每字 ") << lesson::num(gpt.mean, 4) << lesson::tr(" nats per character, ", " 奈特，")
+                  << (gap > 0 ? lesson::tr(by + " below the bigram", "比二元模型低 " + by)
+                              : lesson::tr(by + " above the bigram: it has not learnt enough yet", "比二元模型高 " + by + "：它学得还不够"))
+                  << "\n";
     } else {
         std::cout << lesson::tr("no GPT checkpoint at ", "没有 GPT 检查点：") << ckpt
                   << lesson::tr(" (./poet demo trains one)", "（./poet demo 会训练一个）") << "\n";

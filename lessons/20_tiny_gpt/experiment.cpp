@@ -53,6 +53,13 @@ static float spread_over_positions(const pg::Tensor& logits) {
     return m;
 }
 
+// s followed by spaces up to w columns on screen (a Chinese character takes two), like printf's %-ws.
+static std::string cell(const std::string& s, size_t w) {
+    size_t cols = 0;
+    for (unsigned char c : s) cols += c < 0x80 ? 1 : (c & 0xC0) == 0x80 ? 0 : 2;
+    return s + std::string(cols < w ? w - cols : 0, ' ');
+}
+
 static std::string pct(size_t part, size_t total) {
     return lesson::num(100.0 * static_cast<double>(part) / static_cast<double>(total), 2) + "%";
 }
@@ -68,7 +75,7 @@ static void run() {
     std::cout << lesson::tr("corpus 'all': ", "语料 'all'：") << poems.size()
               << lesson::tr(" training quatrains; the tokenizer's V = ", " 首训练绝句；分词器的 V = ") << V << "\n";
     lesson::confirm("V", static_cast<double>(V), 7817, 0, lesson::tr("`./poet bench` prints vocab_size", "`./poet bench` 打印的 vocab_size"));
-    std::cout << "gpt_config: vocab_size " << gcfg.vocab_size << ", context " << gcfg.context << ", n_layer "
+    std::cout << lesson::tr("gpt_config: ", "gpt_config 给出的配置：") << "vocab_size " << gcfg.vocab_size << ", context " << gcfg.context << ", n_layer "
               << gcfg.n_layer << ", n_head " << gcfg.n_head << ", n_embd " << gcfg.n_embd << ", dropout "
               << lesson::num(gcfg.dropout, 1) << "\n";
     poet::PoetModel model = poet::make_model(tok, gcfg, cfg.seed);
@@ -78,16 +85,18 @@ static void run() {
     const size_t C = gcfg.n_embd, L = gcfg.n_layer, ctx = gcfg.context;
     const size_t wte = V * C, wpe = ctx * C, block = 12 * C * C + 13 * C, ln_f = 2 * C, head = V * C;
     const size_t total = wte + wpe + L * block + ln_f + head;
-    auto row = [&](const char* part, const std::string& shape, const char* formula, size_t count) {
-        std::printf("  %-7s %-13s %-16s %8zu %7s\n", part, shape.c_str(), formula, count, pct(count, total).c_str());
+    auto row = [&](const std::string& part, const std::string& shape, const std::string& formula, size_t count) {
+        std::printf("  %s %s %s %8zu %7s\n", cell(part, 7).c_str(), cell(shape, 13).c_str(), cell(formula, 16).c_str(),
+                    count, pct(count, total).c_str());
     };
-    std::printf("  %-7s %-13s %-16s %8s %7s\n", "part", "shape", "formula", "count", "share");
+    std::cout << lesson::tr("  part    shape         formula             count   share",
+                            "  部分    形状          公式                 个数    占比") << "\n";
     row("wte", lesson::str(gpt.wte.weight.shape()), "V C", wte);
-    row("wpe", lesson::str(gpt.wpe.weight.shape()), "context C", wpe);
-    row("blocks", std::to_string(L) + " blocks", "4 (12C^2 + 13C)", L * block);
+    row("wpe", lesson::str(gpt.wpe.weight.shape()), lesson::tr("context C", "上下文 C"), wpe);
+    row("blocks", std::to_string(L) + lesson::tr(" blocks", " 个块"), "4 (12C^2 + 13C)", L * block);
     row("ln_f", "(128), (128)", "2C", ln_f);
-    row("head", lesson::str(gpt.head.weight.shape()), "V C (no bias)", head);
-    std::printf("  %-7s %-13s %-16s %8zu\n", "total", "", "", total);
+    row("head", lesson::str(gpt.head.weight.shape()), lesson::tr("V C (no bias)", "V C（无偏置）"), head);
+    std::printf("  %s %-13s %-16s %8zu\n", cell(lesson::tr("total", "合计"), 7).c_str(), "", "", total);
     std::vector<pg::Tensor> params = gpt.parameters();
     size_t summed = 0;
     for (const pg::Tensor& p : params) summed += p.numel();
@@ -117,7 +126,7 @@ static void run() {
     std::vector<int> row0;
     for (size_t t = 0; t < T; ++t) row0.push_back(static_cast<int>(batch.inputs.ptr()[t]));
     std::cout << lesson::tr("record 0's inputs: ", "记录 0 的输入：") << tok.decode(row0) << "\n";
-    std::cout << "ids " << lesson::str(batch.inputs.shape()) << ", targets " << lesson::str(batch.targets.shape())
+    std::cout << "ids " << lesson::str(batch.inputs.shape()) << lesson::tr(", targets ", "，targets ") << lesson::str(batch.targets.shape())
               << "\n";
     pg::Tensor tok_emb = gpt.wte.forward(batch.inputs);            // (B,T,C)
     pg::Tensor pos_emb = gpt.wpe.forward(pg::arange(T));           // (T,C)
@@ -152,9 +161,10 @@ static void run() {
     pg::Tensor h = gpt.wte.forward(ids5);                          // (1,5,C), no wpe
     for (auto& blk : gpt.blocks) h = blk->forward(h);
     pg::Tensor without_wpe = gpt.head.forward(gpt.ln_f.forward(h));
-    std::cout << "ids " << tok.decode(spring) << " " << lesson::str(ids5.shape()) << "; max over t of |logits[t] - logits[0]|:\n"
-              << "  with wpe    " << lesson::num(spread_over_positions(with_wpe)) << "\n"
-              << "  without wpe " << lesson::num(spread_over_positions(without_wpe))
+    std::cout << "ids " << tok.decode(spring) << " " << lesson::str(ids5.shape())
+              << lesson::tr("; max over t of |logits[t] - logits[0]|:\n", "；各位置 t 上 |logits[t] - logits[0]| 的最大值：\n")
+              << lesson::tr("  with wpe    ", "  有 wpe      ") << lesson::num(spread_over_positions(with_wpe)) << "\n"
+              << lesson::tr("  without wpe ", "  没有 wpe    ") << lesson::num(spread_over_positions(without_wpe))
               << lesson::tr("   (every position sees the same 春 and averages the same values)",
                             "   （每个位置看到的都是同一个春字，平均的也是同样的值）") << "\n";
 
@@ -165,7 +175,7 @@ static void run() {
     double lnV = std::log(static_cast<double>(V)), var = std_of(logits) * std_of(logits);
     std::cout << lesson::tr("poet::batch_loss over ", "poet::batch_loss，计入的目标共 ") << counted
               << lesson::tr(" counted targets (", " 个（") << B << lesson::tr(" records x 25)", " 条记录 x 25）") << "\n";
-    std::cout << "loss at init       " << lesson::num(loss.item(), 3) << "\n";
+    std::cout << lesson::tr("loss at init       ", "初始损失           ") << lesson::num(loss.item(), 3) << "\n";
     std::cout << "ln V = ln 7817     " << lesson::num(lnV, 4)
               << lesson::tr("   (the loss of a uniform guess, p = 1/V = ", "   （均匀猜测的损失，p = 1/V = ")
               << lesson::num(1.0 / static_cast<double>(V), 6) << lesson::tr(")", "）") << "\n";
@@ -196,15 +206,16 @@ static void run() {
         }
     }
     double lse = lse_sum / static_cast<double>(counted), zt = zt_sum / static_cast<double>(counted);
-    std::cout << "loss = mean logsumexp(z) - mean z[target]:\n"
+    std::cout << lesson::tr("loss = mean logsumexp(z) - mean z[target]:\n", "损失 = logsumexp(z) 的均值 - z[target] 的均值：\n")
               << "  mean logsumexp(z) - ln V " << lesson::num(lse - lnV, 3) << lesson::tr("   (the var/2 above)", "   （即上面的 var/2）") << "\n"
               << "  mean z[target]           " << lesson::num(zt, 3) << lesson::tr("   (0 on average; ", "   （平均为 0；") << marks
               << lesson::tr(" of the ", " 个目标（共 ") << counted
               << lesson::tr(" targets are ，。 or EOS, read from just three rows of head)", " 个）是 ，。 或 EOS，只从 head 的三行读出）") << "\n"
               << lesson::tr("  of which ，。EOS bring    ", "  其中 ，。EOS 贡献     ") << lesson::num(zt_marks / static_cast<double>(counted), 3) << "\n";
-    lesson::confirm("loss against its two parts", loss.item(), lse - zt, 1e-4, "mean logsumexp - mean z[target]");
+    lesson::confirm("loss against its two parts", loss.item(), lse - zt, 1e-4,
+                    lesson::tr("mean logsumexp - mean z[target]", "logsumexp 的均值 - z[target] 的均值"));
     lesson::confirm("mean logsumexp - ln V against var/2", lse - lnV, var / 2, 2e-3,
-                    "logsumexp of V small logits: ln V + var/2");
+                    lesson::tr("logsumexp of V small logits: ln V + var/2", "V 个很小的 logit 的 logsumexp：ln V + var/2"));
 
     lesson::section(lesson::tr("backward: every parameter receives a gradient", "反向：每个参数都收到梯度"));
     loss.backward();
@@ -249,7 +260,8 @@ static void run() {
         {"ln_f", {micro.ln_f.weight, micro.ln_f.bias}}, {"head", {micro.head.weight}}};
     for (auto& blk : micro.blocks)
         for (const pg::Tensor& p : blk->parameters()) groups[2].second.push_back(p);
-    std::cout << "eps (the nudge)  group   numbers  verdict  max |analytic - numeric|\n";
+    std::cout << lesson::tr("eps (the nudge)  group   numbers  verdict  max |analytic - numeric|",
+                            "eps（步长）      参数组     个数  结论     max |解析 - 数值|") << "\n";
     for (double eps : {1e-2, 1e-3}) {
         pg::GradcheckOptions opt;
         opt.eps = eps;
@@ -261,8 +273,8 @@ static void run() {
             char err[32];
             std::snprintf(err, sizeof err, "%.0e", res.max_abs_error);
             std::string worst = res.max_abs_error < 1e-4 ? lesson::tr("below 1e-4", "低于 1e-4") : err;
-            std::printf("  %-14g %-7s %7zu  %-7s  %s\n", eps, name.c_str(), n,
-                        res.ok ? "ok" : "FAILED", worst.c_str());
+            std::printf("  %-14g %-7s %7zu  %s  %s\n", eps, name.c_str(), n,
+                        cell(res.ok ? lesson::tr("ok", "通过") : lesson::tr("FAILED", "失败"), 7).c_str(), worst.c_str());
             lesson::expect("gradcheck of the micro GPT's " + name, res.ok, "ok", res.report, "");
         }
     }

@@ -154,7 +154,9 @@ static void trajectories(const std::vector<Run>& runs, const std::vector<std::ve
         const std::vector<Point>& ours = walks[r];
         std::vector<Point> torch = read_fixture(run.name);
         if (torch.size() != ours.size()) throw std::runtime_error(run.name + ".txt: wrong number of steps");
-        std::cout << "\n" << run.label << "\n  step        x        y          f  |  PyTorch x        y          f\n";
+        std::cout << "\n" << run.label << "\n"
+                  << lesson::tr("  step        x        y          f  |  PyTorch x        y          f\n",
+                                "    步        x        y          f  |  PyTorch x        y          f\n");
         double worst = 0;
         for (size_t s = 0; s < ours.size(); ++s) {
             worst = std::max({worst, std::fabs(double(ours[s].x) - torch[s].x),
@@ -216,7 +218,7 @@ static void bias_correction() {
 
     std::cout << "\n" << tr("the correction 1 - beta^t: how much of the average is there yet, after t steps from zero",
                           "校正因子 1 - beta^t：从零出发走了 t 步之后，平均值已经攒到了多少") << "\n"
-              << "      t   beta 0.9   beta 0.99   beta 0.999\n";
+              << tr("      t   beta 0.9   beta 0.99   beta 0.999\n", "      t    β = 0.9    β = 0.99    β = 0.999\n");
     for (int t : {1, 2, 10, 100, 1000, 2000})
         std::printf("  %5d   %8.4f   %9.4f   %10.4f\n", t, 1 - std::pow(0.9, t), 1 - std::pow(0.99, t),
                     1 - std::pow(0.999, t));
@@ -279,13 +281,15 @@ static void clipping() {
 }
 
 static void schedule() {
+    using lesson::tr;
     lesson::section(lesson::tr("the poet's settings (poet::TrainConfig) and its schedule, warmup_cosine_lr",
                                 "诗人的设置（poet::TrainConfig）和它的学习率调度 warmup_cosine_lr"));
     poet::TrainConfig c;
-    std::cout << "AdamW lr " << lesson::num(c.lr, 4) << ", betas (" << lesson::num(c.beta1, 2) << ", "
-              << lesson::num(c.beta2, 2) << "), eps 1e-8, weight decay " << lesson::num(c.weight_decay, 1) << ", clip "
-              << lesson::num(c.clip, 1) << ", " << c.steps << " steps, warmup " << c.warmup << " (default_warmup("
-              << c.steps << ") = " << poet::default_warmup(c.steps) << "), min_lr " << lesson::num(c.min_lr, 4) << "\n";
+    std::cout << tr("AdamW lr ", "AdamW，lr ") << lesson::num(c.lr, 4) << tr(", betas (", "，betas (") << lesson::num(c.beta1, 2)
+              << ", " << lesson::num(c.beta2, 2) << tr("), eps 1e-8, weight decay ", ")，eps 1e-8，权重衰减 ")
+              << lesson::num(c.weight_decay, 1) << tr(", clip ", "，裁剪 ") << lesson::num(c.clip, 1) << tr(", ", "，") << c.steps
+              << tr(" steps, warmup ", " 步，预热 ") << c.warmup << tr(" (default_warmup(", " 步（default_warmup(") << c.steps
+              << ") = " << poet::default_warmup(c.steps) << tr("), min_lr ", "），min_lr ") << lesson::num(c.min_lr, 4) << "\n";
     std::vector<double> torch_lr;   // PyTorch's LinearLR + CosineAnnealingLR, steps 0..2000
     std::ifstream in(kFixtures + "schedule.txt");
     if (!in) throw std::runtime_error("cannot open " + kFixtures + "schedule.txt");
@@ -297,7 +301,7 @@ static void schedule() {
         row >> step >> lr;
         torch_lr.push_back(lr);
     }
-    std::cout << "   step   warmup_cosine_lr   PyTorch\n";
+    std::cout << tr("   step   warmup_cosine_lr   PyTorch\n", "     步   warmup_cosine_lr   PyTorch\n");
     double worst = 0;
     for (size_t s = 0; s <= c.steps; ++s) {
         double ours = optim::warmup_cosine_lr(s, c.warmup, c.steps, c.lr, c.min_lr);
@@ -308,7 +312,8 @@ static void schedule() {
                         lesson::num(torch_lr.at(s), 7).c_str());
     }
     std::cout << lesson::tr("max |ours - PyTorch| over the 2001 steps: ", "2001 步上的 max |ours - PyTorch|：") << sci(worst) << "\n";
-    lesson::confirm("schedule against PyTorch", worst, 0.0, 1e-9, "PyTorch's LinearLR + CosineAnnealingLR");
+    lesson::confirm("schedule against PyTorch", worst, 0.0, 1e-9,
+                    tr("PyTorch's LinearLR + CosineAnnealingLR", "PyTorch 的 LinearLR 接 CosineAnnealingLR"));
     lesson::confirm("lr at step 1050", optim::warmup_cosine_lr(1050, c.warmup, c.steps, c.lr, c.min_lr), 1.1e-3, 1e-9,
                     lesson::tr("by hand, halfway down the cosine: (2e-3 + 2e-4) / 2", "手算，余弦降到一半：(2e-3 + 2e-4) / 2"));
 }

@@ -142,7 +142,7 @@ static void run() {
               << tr(" (not N = 4): mean ", "（不是 N = 4）：平均 ") << fixed(mean, 4) << "\n";
     pg::Tensor target_tensor = pg::tensor({0.f, 2.f, static_cast<float>(poet::kIgnore), 1.f});
     lesson::confirm(tr("the mean", "平均值"), mean, pg::cross_entropy(logits, target_tensor, poet::kIgnore).item(), 1e-6,
-                    "pg::cross_entropy(logits, targets, kIgnore)");
+                    tr("pg::cross_entropy(logits, targets, kIgnore)", "pg::cross_entropy(logits, targets, kIgnore) 给出的值"));
     lesson::confirm(tr("row 0", "第 0 行"), row_loss({2, 1, 0}, 0).nll, std::log(1 + std::exp(-1.0) + std::exp(-2.0)), 1e-12,
                     "ln(1 + e^-1 + e^-2)");
 

@@ -21,7 +21,8 @@
   check_language.py zh_output OUTPUT
       a Chinese experiment output (build/lessons/lesson_NN_experiment.out.zh) is Chinese: no line
       holds two or more English words and no Chinese character; code names (poet::train, x.grad,
-      layer_norm, solve()), file paths, shapes, numbers and units are not words
+      layer_norm, solve()), file paths, shapes, numbers and units are not words, and a Graphviz
+      graph the experiment prints (from "digraph NAME {" to its closing "}") is code, not read
 
 Uses Python's standard library only. Exit code 1, with one line per finding, when a check fails.
 """
@@ -164,9 +165,23 @@ def check_zh(readme):
 NOT_A_WORD = re.compile(r"`[^`]*`|\S*(?:::|_|/|\.[A-Za-z]|\(|\[|\d)\S*")
 
 
+DOT_START = re.compile(r"^\s*(?:strict\s+)?(?:di)?graph\b[^{]*\{\s*$")
+DOT_END = re.compile(r"^\s*\}\s*$")
+
+
+def outside_dot(lines):
+    """(line number, text) for every line not inside a printed Graphviz graph."""
+    in_dot = False
+    for n, line in enumerate(lines, 1):
+        if in_dot or DOT_START.match(line):
+            in_dot = not DOT_END.match(line)
+            continue
+        yield n, line
+
+
 def check_zh_output(output):
     findings = []
-    for n, line in enumerate(open(output, encoding="utf-8", errors="replace").read().split("\n"), 1):
+    for n, line in outside_dot(open(output, encoding="utf-8", errors="replace").read().split("\n")):
         words = [w for w in re.findall(r"[A-Za-z]{3,}", NOT_A_WORD.sub(" ", line)) if w not in ("nan", "inf")]
         if len(words) >= 2 and not CJK.search(line):
             fail(findings, f"{output} line {n}", f"an English line in the Chinese output: \"{line.strip()}\"")
