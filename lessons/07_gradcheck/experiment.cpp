@@ -4,19 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <regex>
 #include "lesson.hpp"
 #include "planted_bugs.hpp"
 
 using Fn = std::function<pg::Tensor(const pg::Tensor&)>;
 using FnOfInputs = std::function<pg::Tensor(const std::vector<pg::Tensor>&)>;
-
-// s padded with spaces to w columns (a Chinese character takes two), so the columns line up in both languages.
-static std::string cell(const std::string& s, size_t w) {
-    size_t cols = 0;
-    for (unsigned char c : s) cols += c < 0x80 ? 1 : (c & 0xC0) == 0x80 ? 0 : 2;
-    return s + std::string(cols < w ? w - cols : 1, ' ');
-}
 
 // f of one input, in the form pg::gradcheck takes.
 static FnOfInputs of_one(const Fn& f) {
@@ -39,7 +31,7 @@ static double compare(const Fn& f, pg::Tensor x, const pg::Tensor& r, double eps
     pg::NoGradGuard no_grad;
     float* px = x.mutable_data().data();
     double worst = 0;
-    std::cout << "  " << cell("x", 9) << cell(lesson::tr("analytic", "解析"), 11) << cell(lesson::tr("numeric", "数值"), 11)
+    std::cout << "  " << lesson::cell("x", 9) << lesson::cell(lesson::tr("analytic", "解析"), 11) << lesson::cell(lesson::tr("numeric", "数值"), 11)
               << lesson::tr("error", "误差") << "\n";
     for (size_t i = 0; i < x.numel(); ++i) {
         float orig = px[i];
@@ -57,24 +49,17 @@ static double compare(const Fn& f, pg::Tensor x, const pg::Tensor& r, double eps
     return worst;
 }
 
-// pg::gradcheck's report ("input 0 element 3: analytic 0.12, numeric 0.05", a line a mismatch), in the
-// learner's language.
-static std::string report_text(const std::string& report) {
-    static const std::regex mismatch(R"(input (\d+) element (\d+): analytic (\S+), numeric (\S+))");
-    return lesson::chinese() ? std::regex_replace(report, mismatch, "输入 $1 的元素 $2：解析梯度 $3，数值梯度 $4") : report;
-}
-
 static void gradcheck_line(const std::string& name, const FnOfInputs& f, const std::vector<pg::Tensor>& inputs) {
     pg::GradcheckResult res = pg::gradcheck(f, inputs);
     if (res.ok && res.max_abs_error < 1e-4) {  // its digits are rounding: print the bound only
-        std::cout << "  " << cell(name, 29) << lesson::tr("ok    max error below 1e-4", "通过  最大误差低于 1e-4") << "\n";
+        std::cout << "  " << lesson::cell(name, 29) << lesson::tr("ok    max error below 1e-4", "通过  最大误差低于 1e-4") << "\n";
         return;
     }
     char err[32];
     std::snprintf(err, sizeof err, "%.1e", res.max_abs_error);
-    std::cout << "  " << cell(name, 29) << cell(res.ok ? lesson::tr("ok", "通过") : lesson::tr("FAIL", "失败"), 6)
+    std::cout << "  " << lesson::cell(name, 29) << lesson::cell(res.ok ? lesson::tr("ok", "通过") : lesson::tr("FAIL", "失败"), 6)
               << lesson::tr("max error ", "最大误差 ") << err << "\n";
-    std::cout << report_text(res.report);
+    std::cout << lesson::gradcheck_report(res.report);
 }
 
 static void run() {

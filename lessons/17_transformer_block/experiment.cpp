@@ -4,7 +4,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <regex>
 #include "lesson.hpp"
 
 static float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
@@ -12,13 +11,6 @@ static float max_abs_diff(const pg::Tensor& a, const pg::Tensor& b) {
     float m = 0.f;
     for (size_t i = 0; i < va.size(); ++i) m = std::max(m, std::fabs(va[i] - vb[i]));
     return m;
-}
-
-// pg::gradcheck's report ("input 0 element 3: analytic 0.12, numeric 0.05", a line a mismatch), in the
-// learner's language.
-static std::string report_text(const std::string& report) {
-    static const std::regex mismatch(R"(input (\d+) element (\d+): analytic (\S+), numeric (\S+))");
-    return lesson::chinese() ? std::regex_replace(report, mismatch, "输入 $1 的元素 $2：解析梯度 $3，数值梯度 $4") : report;
 }
 
 static void run() {
@@ -109,7 +101,7 @@ static void run() {
     pg::GradcheckResult bad = pg::gradcheck(broken, inputs);
     std::cout << "gradcheck: " << (bad.ok ? lesson::tr("ok", "通过") : lesson::tr("FAILED", "失败"))
               << lesson::tr(", max |analytic - numeric| = ", "，max |解析 - 数值| = ")
-              << lesson::num(bad.max_abs_error, 2) << "\n" << report_text(bad.report);
+              << lesson::num(bad.max_abs_error, 2) << "\n" << lesson::gradcheck_report(bad.report);
     lesson::expect("the bug is caught", !bad.ok, "FAILED", "ok", "");
 }
 

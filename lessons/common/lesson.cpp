@@ -16,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <regex>
 #if __has_include(<execinfo.h>)
 #include <execinfo.h>
 #define LESSON_HAS_BACKTRACE 1
@@ -253,6 +254,17 @@ std::string num(double v, int decimals) {
 }
 
 std::string str(const pg::Shape& s) { return pg::shape_str(s); }
+
+std::string cell(const std::string& s, size_t width, size_t gap) {
+    size_t cols = 0;
+    for (unsigned char c : s) cols += c < 0x80 ? 1 : (c & 0xC0) == 0x80 ? 0 : 2;   // (a continuation byte: none)
+    return s + std::string(cols + gap <= width ? width - cols : gap, ' ');
+}
+
+std::string gradcheck_report(const std::string& report) {
+    static const std::regex mismatch(R"(input (\d+) element (\d+): analytic (\S+), numeric (\S+))");
+    return chinese() ? std::regex_replace(report, mismatch, "输入 $1 的元素 $2：解析梯度 $3，数值梯度 $4") : report;
+}
 
 // Nested brackets over dims [d, rank); `sep` goes between the rows of the last two dims.
 static std::string block(const float* p, const pg::Shape& s, size_t d, int decimals, const std::string& sep) {
