@@ -12,7 +12,9 @@ static void expect_gradcheck(const std::string& what,
                              const std::vector<pg::Tensor>& inputs, const std::string& hint) {
     pg::GradcheckResult r = pg::gradcheck(f, inputs);
     lesson::expect(what, r.ok, lesson::tr("analytic gradients equal to central differences", "解析梯度等于中心差分"),
-                   lesson::tr("max error ", "最大误差 ") + lesson::num(r.max_abs_error, 6) + "; " + r.report, hint);
+                   lesson::tr("max error ", "最大误差 ") + lesson::num(r.max_abs_error, 6) + "; " +
+                       lesson::gradcheck_report(r.report),
+                   hint);
 }
 
 // y.backward(gy) (or y.backward() for a scalar), the engine's complaints about your backward's

@@ -18,8 +18,9 @@
       English words”) nor given in brackets as a gloss (（two or more English words）); no line break between two Chinese characters (Markdown shows it as a space);
       and no English-only label in a picture the page shows (an SVG <text> holding a Latin word of
       four letters or more and no Chinese character)
-  check_language.py zh_output OUTPUT
-      a Chinese experiment output (build/lessons/lesson_NN_experiment.out.zh) is Chinese: no line
+  check_language.py zh_output OUTPUT...
+      a Chinese output (an experiment's, build/lessons/lesson_NN_experiment.out.zh, or the checks' on
+      the planted mistakes under POET_LANG=zh) is Chinese: no line
       holds two or more English words and no Chinese character; code names (poet::train, x.grad,
       layer_norm, solve()), file paths, shapes, numbers and units are not words, and a Graphviz
       graph the experiment prints (from "digraph NAME {" to its closing "}") is code, not read
@@ -219,8 +220,9 @@ def main(argv):
         findings, what = check_hints(argv[2], argv[3:])
     elif len(argv) == 3 and argv[1] == "zh":
         findings, what = check_zh(argv[2])
-    elif len(argv) == 3 and argv[1] == "zh_output":
-        findings, what = check_zh_output(argv[2])
+    elif len(argv) >= 3 and argv[1] == "zh_output":
+        findings = [f for output in argv[2:] for f in check_zh_output(output)[0]]
+        what = f"{len(argv) - 2} output(s) read"
     elif len(argv) == 3 and argv[1] == "teaching":
         findings, what = check_teaching(argv[2])
     else:
