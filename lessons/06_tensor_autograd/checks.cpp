@@ -13,7 +13,7 @@ static void expect_gradcheck(const std::string& what,
     pg::GradcheckResult r = pg::gradcheck(f, inputs);
     lesson::expect(what, r.ok, lesson::tr("analytic gradients equal to central differences", "解析梯度等于中心差分"),
                    lesson::tr("max error ", "最大误差 ") + lesson::num(r.max_abs_error, 6) + "; " +
-                       lesson::gradcheck_report(r.report),
+                       lesson::gradcheck_report(r),
                    hint);
 }
 

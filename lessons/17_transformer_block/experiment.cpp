@@ -101,7 +101,7 @@ static void run() {
     pg::GradcheckResult bad = pg::gradcheck(broken, inputs);
     std::cout << "gradcheck: " << (bad.ok ? lesson::tr("ok", "通过") : lesson::tr("FAILED", "失败"))
               << lesson::tr(", max |analytic - numeric| = ", "，max |解析 - 数值| = ")
-              << lesson::num(bad.max_abs_error, 2) << "\n" << lesson::gradcheck_report(bad.report);
+              << lesson::num(bad.max_abs_error, 2) << "\n" << lesson::gradcheck_report(bad);
     lesson::expect("the bug is caught", !bad.ok, "FAILED", "ok", "");
 }
 

@@ -79,8 +79,8 @@ static void run() {
     const size_t wte = V * C, wpe = ctx * C, block = 12 * C * C + 13 * C, ln_f = 2 * C, head = V * C;
     const size_t total = wte + wpe + L * block + ln_f + head;
     auto row = [&](const std::string& part, const std::string& shape, const std::string& formula, size_t count) {
-        std::printf("  %s %s %s %8zu %7s\n", lesson::cell(part, 7, 0).c_str(), lesson::cell(shape, 13, 0).c_str(),
-                    lesson::cell(formula, 16, 0).c_str(), count, pct(count, total).c_str());
+        std::printf("  %s %s %s %8zu %7s\n", lesson::pad(part, 7).c_str(), lesson::pad(shape, 13).c_str(),
+                    lesson::pad(formula, 16).c_str(), count, pct(count, total).c_str());
     };
     std::cout << lesson::tr("  part    shape         formula             count   share",
                             "  部分    形状          公式                 个数    占比") << "\n";
@@ -89,7 +89,7 @@ static void run() {
     row("blocks", std::to_string(L) + lesson::tr(" blocks", " 个块"), "4 (12C^2 + 13C)", L * block);
     row("ln_f", "(128), (128)", "2C", ln_f);
     row("head", lesson::str(gpt.head.weight.shape()), lesson::tr("V C (no bias)", "V C（无偏置）"), head);
-    std::printf("  %s %-13s %-16s %8zu\n", lesson::cell(lesson::tr("total", "合计"), 7, 0).c_str(), "", "", total);
+    std::printf("  %s %-13s %-16s %8zu\n", lesson::pad(lesson::tr("total", "合计"), 7).c_str(), "", "", total);
     std::vector<pg::Tensor> params = gpt.parameters();
     size_t summed = 0;
     for (const pg::Tensor& p : params) summed += p.numel();
@@ -267,7 +267,7 @@ static void run() {
             std::snprintf(err, sizeof err, "%.0e", res.max_abs_error);
             std::string worst = res.max_abs_error < 1e-4 ? lesson::tr("below 1e-4", "低于 1e-4") : err;
             std::printf("  %-14g %-7s %7zu  %s  %s\n", eps, name.c_str(), n,
-                        lesson::cell(res.ok ? lesson::tr("ok", "通过") : lesson::tr("FAILED", "失败"), 7, 0).c_str(), worst.c_str());
+                        lesson::pad(res.ok ? lesson::tr("ok", "通过") : lesson::tr("FAILED", "失败"), 7).c_str(), worst.c_str());
             lesson::expect("gradcheck of the micro GPT's " + name, res.ok, "ok", res.report, "");
         }
     }

@@ -94,18 +94,6 @@ double mean_where(const std::vector<double>& per_position, Pick pick) {
     return sum / static_cast<double>(n);
 }
 
-// How many terminal columns s takes: an ASCII character one, any other (CJK) two.
-size_t columns(const std::string& s) {
-    size_t n = 0;
-    for (unsigned char ch : s) n += ch < 0x80 ? 1 : (ch & 0xC0) != 0x80 ? 2 : 0;
-    return n;
-}
-// s padded with spaces to `width` columns: on the right (left = true) or on the left.
-std::string pad(const std::string& s, size_t width, bool left = false) {
-    const std::string fill(width > columns(s) ? width - columns(s) : 0, ' ');
-    return left ? s + fill : fill + s;
-}
-
 std::string percent(double fraction) { return fixed(100 * fraction, 1) + "%"; }
 
 // A quatrain's two couplets, "白日依山尽，黄河入海流。 欲穷千里目，更上一层楼。"
@@ -207,7 +195,7 @@ static void run() {
               << fixed(bigram_all.mean, 4) << "\n";
     std::cout << tr("model            nats/char   bits/char   perplexity\n", "模型              奈特/字     比特/字       困惑度\n");
     auto row = [](const std::string& name, double nats) {
-        const std::string padded = pad(name, 16, true);   // a Chinese character takes two columns
+        const std::string padded = lesson::pad(name, 16);   // a Chinese character takes two columns
         std::printf("%s %9s %11s %12s\n", padded.c_str(), fixed(nats, 3).c_str(), fixed(nats / std::log(2.0), 3).c_str(),
                     fixed(std::exp(nats), 1).c_str());
     };
@@ -285,7 +273,8 @@ static void run() {
     const std::vector<size_t> widths = {22, 7, 9, 7, 7, 8, 8};
     auto table_row = [&](const std::vector<std::string>& cells) {
         std::string out;
-        for (size_t i = 0; i < cells.size(); ++i) out += (i ? " " : "") + pad(cells[i], widths[i], i == 0);
+        for (size_t i = 0; i < cells.size(); ++i)   // the first column left-aligned, the numbers right
+            out += (i ? " " : "") + lesson::pad(cells[i], widths[i], i == 0 ? lesson::Align::left : lesson::Align::right);
         std::cout << out << "\n";
     };
     if (lesson::chinese()) table_row({"", "格式", "含提示字", "押韵", "平仄", "合律", "抄袭"});

@@ -70,19 +70,6 @@ float at(const pg::Tensor& w, size_t b, size_t head, size_t t, size_t s) {
     return w.ptr()[((b * NH + head) * T + t) * T + s];
 }
 
-// How many columns text takes on screen: a Chinese character two, any other one.
-size_t columns(const std::string& text) {
-    size_t n = 0;
-    for (unsigned char c : text)
-        if ((c & 0xC0) != 0x80) n += c >= 0x80 ? 2 : 1;
-    return n;
-}
-
-// text padded with spaces to `width` columns, on the right (left = true) or on the left.
-std::string pad(const std::string& text, size_t width, bool left) {
-    const std::string spaces(columns(text) < width ? width - columns(text) : 0, ' ');
-    return left ? text + spaces : spaces + text;
-}
 
 // A token as the picture labels it: B for BOS, S for SEP, else the character.
 std::string label(const poet::Tokenizer& tok, int id) {
@@ -144,10 +131,11 @@ void print_head_table(pg::nn::GPT& gpt, const pg::Tensor& inputs) {
     gpt.forward_last(inputs);   // runs every block; each keeps its weights in attn.last_attention
     const size_t N = inputs.size(0), T = inputs.size(1), line = poet::quatrain::kLineChars + 1;
     const std::string rhyme_key = std::to_string(kWritesRhyme) + "->" + std::to_string(kLine2Rhyme);
+    auto heading = [](const std::string& s, size_t width) { return lesson::pad(s, width, lesson::Align::right); };
     if (lesson::chinese())   // the same columns, each heading right-aligned over its numbers
-        std::cout << pad("层    头", 12, true) << pad("BOS", 7, false) << pad("k", 7, false) << pad("SEP", 7, false)
-                  << pad("自己", 7, false) << pad("前一个", 7, false) << pad("句末", 11, false) << pad("最大", 9, false)
-                  << pad("韵脚 " + rhyme_key, 12, false) << "\n";
+        std::cout << lesson::pad("层    头", 12) << heading("BOS", 7) << heading("k", 7) << heading("SEP", 7)
+                  << heading("自己", 7) << heading("前一个", 7) << heading("句末", 11) << heading("最大", 9)
+                  << heading("韵脚 " + rhyme_key, 12) << "\n";
     else
         std::cout << "layer head    BOS      k    SEP   self   prev  line ends  largest  rhyme " << rhyme_key << "\n";
     auto row = [&](const std::string& name, auto weight) {
@@ -171,7 +159,7 @@ void print_head_table(pg::nn::GPT& gpt, const pg::Tensor& inputs) {
             std::string text = lesson::num(v, 2);
             return std::string(static_cast<size_t>(std::max(0, width - static_cast<int>(text.size()))), ' ') + text;
         };
-        std::cout << pad(name, 12, true) << col(bos / queries, 7) << col(k / queries, 7)
+        std::cout << lesson::pad(name, 12) << col(bos / queries, 7) << col(k / queries, 7)
                   << col(sep / queries, 7) << col(self / queries, 7) << col(prev / queries, 7)
                   << col(ends / later_queries, 11) << col(largest / queries, 9) << col(rhyme / static_cast<double>(N), 12)
                   << "\n";

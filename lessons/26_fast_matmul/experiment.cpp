@@ -508,15 +508,9 @@ void timed_steps() {
                             "（只打印，从不检查：GFLOP/s 随机器而变，也随它同时在跑的别的东西而变）\n");
     const std::string row_format = lesson::tr("  %s %8.1f GFLOP/s  %5.0f%% of peak  %7.1fx the triple loop\n",
                                               "  %s %8.1f GFLOP/s  峰值的 %5.0f%%  三重循环的 %7.1f 倍\n");
-    auto padded = [](std::string name) {  // to 32 columns on screen: a Chinese character takes two
-        size_t columns = 0;
-        for (unsigned char c : name)
-            if ((c & 0xC0) != 0x80) columns += c >= 0x80 ? 2 : 1;
-        return name + std::string(columns < 32 ? 32 - columns : 0, ' ');
-    };
     for (const Step& s : steps) {
         double g = flop / s.seconds * 1e-9;
-        std::snprintf(line, sizeof line, row_format.c_str(), padded(s.name).c_str(), g, 100.0 * g / (peak * s.cores),
+        std::snprintf(line, sizeof line, row_format.c_str(), lesson::pad(s.name, 32).c_str(), g, 100.0 * g / (peak * s.cores),
                       steps[1].seconds / s.seconds);
         std::cout << line;
     }

@@ -16,7 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <regex>
+#include <sstream>
 #if __has_include(<execinfo.h>)
 #include <execinfo.h>
 #define LESSON_HAS_BACKTRACE 1
@@ -255,15 +255,23 @@ std::string num(double v, int decimals) {
 
 std::string str(const pg::Shape& s) { return pg::shape_str(s); }
 
-std::string cell(const std::string& s, size_t width, size_t gap) {
-    size_t cols = 0;
-    for (unsigned char c : s) cols += c < 0x80 ? 1 : (c & 0xC0) == 0x80 ? 0 : 2;   // (a continuation byte: none)
-    return s + std::string(cols + gap <= width ? width - cols : gap, ' ');
+size_t columns(const std::string& s) {
+    size_t n = 0;
+    for (unsigned char c : s) n += c < 0x80 ? 1 : (c & 0xC0) == 0x80 ? 0 : 2;   // (a continuation byte: none)
+    return n;
 }
 
-std::string gradcheck_report(const std::string& report) {
-    static const std::regex mismatch(R"(input (\d+) element (\d+): analytic (\S+), numeric (\S+))");
-    return chinese() ? std::regex_replace(report, mismatch, "输入 $1 的元素 $2：解析梯度 $3，数值梯度 $4") : report;
+std::string pad(const std::string& s, size_t width, Align align) {
+    const std::string spaces(columns(s) < width ? width - columns(s) : 0, ' ');
+    return align == Align::left ? s + spaces : spaces + s;
+}
+
+std::string gradcheck_report(const pg::GradcheckResult& result) {
+    if (!chinese()) return result.report;
+    std::ostringstream out;   // (the library's own formatting of the numbers)
+    for (const pg::GradcheckMismatch& m : result.mismatches)
+        out << "输入 " << m.input << " 的元素 " << m.element << "：解析梯度 " << m.analytic << "，数值梯度 " << m.numeric << "\n";
+    return out.str();
 }
 
 // Nested brackets over dims [d, rank); `sep` goes between the rows of the last two dims.

@@ -28,11 +28,14 @@ void show(const std::string& name, const pg::Tensor& t, int decimals = 4);  // n
 void show(const std::string& name, double v, int decimals = 4);
 void section(const std::string& title);                         // a heading between steps
 pg::Tensor from_rows(const std::vector<std::vector<float>>& rows);  // (N, C) from N rows of C
-// s padded to `width` screen columns (a Chinese character takes two), at least `gap` spaces after it:
-// table columns that line up in both languages
-std::string cell(const std::string& s, size_t width, size_t gap = 1);
-// pg::gradcheck's report in the learner's language ("input 0 element 3: analytic ..., numeric ...")
-std::string gradcheck_report(const std::string& report);
+// Table columns that line up in both languages: how many columns s takes on screen (a Chinese
+// character two, any other one), and s with spaces to `width` columns, after it (Align::left) or
+// before it (Align::right); never cut
+size_t columns(const std::string& s);
+enum class Align { left, right };
+std::string pad(const std::string& s, size_t width, Align align = Align::left);
+// pg::gradcheck's mismatches, one line each, in the learner's language ("input 0 element 3: analytic ...")
+std::string gradcheck_report(const pg::GradcheckResult& result);
 
 // ---- the planted mistakes (mistakes.cpp): one program, the mistake chosen when it runs ----
 // The number in PG_MISTAKE (expect_mistake_caught.sh sets it), 0 when unset: no mistake, the file

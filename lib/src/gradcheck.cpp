@@ -26,8 +26,6 @@ GradcheckResult gradcheck(const std::function<Tensor(const std::vector<Tensor>&)
     Tensor rt = tensor(r, y.shape());
     sum(y * rt).backward();
 
-    std::ostringstream report;
-    int shown = 0;
     for (size_t k = 0; k < inputs.size(); ++k) {
         Tensor x = inputs[k];
         if (!x.requires_grad()) continue;
@@ -48,12 +46,14 @@ GradcheckResult gradcheck(const std::function<Tensor(const std::vector<Tensor>&)
             res.max_abs_error = std::max(res.max_abs_error, err);
             if (!(err <= opt.atol + opt.rtol * std::fabs(numeric))) {
                 res.ok = false;
-                if (shown++ < 5)
-                    report << "input " << k << " element " << i << ": analytic " << analytic[i] << ", numeric "
-                           << numeric << "\n";
+                if (res.mismatches.size() < 5) res.mismatches.push_back({k, i, analytic[i], numeric});
             }
         }
     }
+    std::ostringstream report;
+    for (const GradcheckMismatch& m : res.mismatches)
+        report << "input " << m.input << " element " << m.element << ": analytic " << m.analytic << ", numeric "
+               << m.numeric << "\n";
     res.report = report.str();
     return res;
 }

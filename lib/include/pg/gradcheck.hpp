@@ -8,10 +8,17 @@
 
 namespace pg {
 
+struct GradcheckMismatch {
+    size_t input = 0, element = 0;   // which input, which of its elements (flat index)
+    float analytic = 0;              // the gradient backward gave
+    double numeric = 0;              // the central difference
+};
+
 struct GradcheckResult {
     bool ok = true;
-    double max_abs_error = 0;   // worst |analytic - numeric| over every checked element
-    std::string report;         // the first mismatches: input, element, analytic, numeric
+    double max_abs_error = 0;                   // worst |analytic - numeric| over every checked element
+    std::vector<GradcheckMismatch> mismatches;  // the first five that failed
+    std::string report;                         // those, one line each: input, element, analytic, numeric
 };
 
 struct GradcheckOptions {
