@@ -1,23 +1,21 @@
 # The stages of `./poet test`, sourced by ./poet (which defines say, die, need_packages, configure,
-# build, SYSTEM and JOBS). Each stage is timed; the summary at the end gives every stage's start and
-# time and result, and how many test cases and planted mistakes ran. A stage this system cannot run
-# (the cross-compiler and emulator stages need Debian's packages on x86-64) is reported as skipped,
-# and under CI=true a skipped stage fails the run. Leaves out: the tests themselves (ctest runs them).
+# build, SYSTEM and JOBS). Each stage is timed; the summary at the end gives every stage's time and
+# result, and how many test cases and planted mistakes ran. A stage this system cannot run (the
+# cross-compiler and emulator stages need Debian's packages on x86-64) is reported as skipped, and
+# under CI=true a skipped stage fails the run. Leaves out: the tests themselves (ctest runs them).
 
-STAGE_LINES=()      # "name|start|seconds|result" per stage, in order (start: seconds into the run)
+STAGE_LINES=()      # "name|seconds|result" per stage, in order
 COUNT_LINES=()      # "build|ctest tests|catch2 cases|planted mistakes" per tested build
 TEST_START=$(date +%s)
 
-mmss() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
-
 stage_summary() {
-    local line name start secs result total=$(( $(date +%s) - TEST_START ))
-    printf '\n%-62s %7s %8s  %s\n' "stage" "from" "time" "result" >&2
+    local line name secs result total=$(( $(date +%s) - TEST_START ))
+    printf '\n%-62s %8s  %s\n' "stage" "time" "result" >&2
     for line in "${STAGE_LINES[@]}"; do
-        IFS='|' read -r name start secs result <<<"$line"
-        printf '%-62s %7s %8s  %s\n' "$name" "$(mmss "$start")" "$(mmss "$secs")" "$result" >&2
+        IFS='|' read -r name secs result <<<"$line"
+        printf '%-62s %5dm%02ds  %s\n' "$name" $((secs / 60)) $((secs % 60)) "$result" >&2
     done
-    printf '%-62s %7s %8s\n' "all of ./poet test" "" "$(mmss "$total")" >&2
+    printf '%-62s %5dm%02ds\n' "all of ./poet test" $((total / 60)) $((total % 60)) >&2
     if [ ${#COUNT_LINES[@]} -gt 0 ]; then
         printf '\n%-44s %12s %14s %18s\n' "build" "ctest tests" "Catch2 cases" "planted mistakes" >&2
         for line in "${COUNT_LINES[@]}"; do
@@ -36,14 +34,13 @@ stage() {
     shift
     say "== $CURRENT_STAGE"
     "$@"
-    STAGE_LINES+=("$CURRENT_STAGE|$(( CURRENT_START - TEST_START ))|$(( $(date +%s) - CURRENT_START ))|ok")
+    STAGE_LINES+=("$CURRENT_STAGE|$(( $(date +%s) - CURRENT_START ))|ok")
     CURRENT_STAGE=""
 }
 on_exit() {
     local code=$?
-    lane_stop
     if [ -n "$CURRENT_STAGE" ]; then
-        STAGE_LINES+=("$CURRENT_STAGE|$(( CURRENT_START - TEST_START ))|$(( $(date +%s) - CURRENT_START ))|FAILED")
+        STAGE_LINES+=("$CURRENT_STAGE|$(( $(date +%s) - CURRENT_START ))|FAILED")
         stage_summary
         printf '\033[1;31m[poet] error:\033[0m stage failed: %s\n' "$CURRENT_STAGE" >&2
     fi
@@ -51,65 +48,12 @@ on_exit() {
 }
 
 skip_stage() {  # skip_stage NAME REASON
-    STAGE_LINES+=("$1|$(( $(date +%s) - TEST_START ))|0|skipped: $2")
+    STAGE_LINES+=("$1|0|skipped: $2")
     say "== $1: skipped: $2"
     if [ "${CI:-}" = true ]; then
         CURRENT_STAGE="$1"
         die "CI runs every stage; this one could not run: $2"
     fi
-}
-
-# ---- builds beside the tests ----
-# Tests leave part of the cores idle (one waits on Chromium, one on the processes it started, many
-# on their own start-up), and each build has moments on one core (cmake, a link). So the builds of
-# the later stages run in one lane of their own, in order, at the lowest CPU priority (nice 19):
-# beside the tests they take only what the tests leave, and a test stage waits only for the rest of
-# its build. Two builds at once need the memory: with less than 2 GiB per core, or
-# POET_TEST_BESIDE=off, each build is a stage of its own, in turn.
-LANE_DIR="$ROOT/build-lane" LANE_PID=""
-available_gib() {
-    if [ -r /proc/meminfo ]; then awk '/^MemAvailable:/ { print int($2 / 1048576) }' /proc/meminfo
-    else echo $(( $(sysctl -n hw.memsize 2>/dev/null || echo 0) / 1073741824 )); fi
-}
-lane_wanted() { [ "${POET_TEST_BESIDE:-on}" != off ] && [ "$(available_gib)" -ge $(( 2 * JOBS )) ]; }
-
-lane_start() {  # lane_start FN...: the build functions, in turn, in the background
-    rm -rf "$LANE_DIR"
-    mkdir -p "$LANE_DIR"
-    (
-        trap - EXIT
-        renice -n 19 -p "${BASHPID:-$(sh -c 'echo $PPID')}" >/dev/null 2>&1 || true   # (this subshell: its builds inherit it)
-        for fn in "$@"; do
-            start=$(date +%s) result=ok
-            ( "$fn" ) >"$LANE_DIR/$fn.log" 2>&1 || result=FAILED
-            echo "$(( start - TEST_START )) $(( $(date +%s) - start )) $result" >"$LANE_DIR/$fn.done"
-            [ "$result" = ok ] || exit 1
-        done
-    ) &
-    LANE_PID=$!
-}
-
-kill_tree() {  # kill_tree PID: the process and everything it started
-    local child
-    for child in $(ps -A -o pid= -o ppid= 2>/dev/null | awk -v p="$1" '$2 == p { print $1 }'); do kill_tree "$child"; done
-    kill "$1" 2>/dev/null || true
-}
-lane_stop() { [ -z "$LANE_PID" ] || kill_tree "$LANE_PID"; LANE_PID=""; }
-
-# built NAME FN: the build FN as a stage: its wait for the lane, or (no lane) the build itself
-built() {
-    local name="$1" fn="$2" start secs result
-    [ -n "$LANE_PID" ] || { stage "$name" "$fn"; return; }
-    say "== $name (beside the tests before it)"
-    while [ ! -f "$LANE_DIR/$fn.done" ] && kill -0 "$LANE_PID" 2>/dev/null; do sleep 0.5; done
-    cat "$LANE_DIR/$fn.log" >&2 2>/dev/null || true
-    if [ ! -f "$LANE_DIR/$fn.done" ]; then
-        CURRENT_STAGE="$name" CURRENT_START=$(date +%s)
-        die "the build lane ended before $fn (log: $LANE_DIR/$fn.log)"
-    fi
-    read -r start secs result <"$LANE_DIR/$fn.done"
-    STAGE_LINES+=("$name|$start|$secs|$result")
-    [ "$result" = ok ] || { LANE_PID=""; stage_summary; die "stage failed: $name (log: $LANE_DIR/$fn.log)"; }
 }
 
 # ctest_in DIR LABEL [ctest args]: runs the build's tests, then counts from its log what ran
@@ -242,8 +186,7 @@ older_cpus() {  # the two CPUs at once, one emulator a core
 # from Debian's own copies in /usr/include.
 UPSTREAM_DIR="$ROOT/build-upstream"
 UPSTREAM_CXX=(-DCMAKE_CXX_COMPILER=clang++-19 "-DCMAKE_CXX_FLAGS=-stdlib=libc++" "-DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++")
-UPSTREAM_SNAPSHOTS="${POETGRAD_DEPS:-$ROOT/../shared/deps}"
-upstream_prefix() { bash "$ROOT/tools/upstream_deps.sh" "$UPSTREAM_SNAPSHOTS" "$UPSTREAM_DIR/prefix" "${UPSTREAM_CXX[@]}"; }
+upstream_deps() { bash "$ROOT/tools/upstream_deps.sh" "$1" "$UPSTREAM_DIR/prefix" "${UPSTREAM_CXX[@]}"; }
 upstream_build() {
     configure "$UPSTREAM_DIR/poetgrad" "${UPSTREAM_CXX[@]}" "-DCMAKE_PREFIX_PATH=$UPSTREAM_DIR/prefix" -DPOETGRAD_LESSON_MISTAKES=OFF
     grep -E "poetgrad: (xtensor|Catch2)" "$UPSTREAM_DIR/poetgrad.configure.log" >&2
@@ -303,35 +246,32 @@ DEBIAN_STAGE_PACKAGES=("g++-aarch64-linux-gnu:/usr/bin/aarch64-linux-gnu-g++" "q
                        "libc++abi-19-dev:/usr/lib/llvm-19/lib/libc++abi.so" "libclang-rt-19-dev:/usr/lib/llvm-19/lib/clang/19/lib/linux/libclang_rt.asan-x86_64.a")
 
 cmd_test() {
-    local stage_start debian_x86=yes upstream="" lane=(asan_build tsan_build)
+    local stage_start
     trap on_exit EXIT
     stage_start=$(date +%s)
     need_packages "${SITE_TEST_PACKAGES[@]}" "${MPI_PACKAGES[@]}" "python3-torch:/usr/lib/python3/dist-packages/torch/__init__.py" \
         "${DEBIAN_STAGE_PACKAGES[@]}"
-    STAGE_LINES+=("packages|0|$(( $(date +%s) - stage_start ))|ok")
+    STAGE_LINES+=("packages|$(( $(date +%s) - stage_start ))|ok")
     TREE_BEFORE="$(tree_state)"
-    [ "$SYSTEM" = debian ] && [ "$(uname -m)" = x86_64 ] || debian_x86=""
-    [ -n "$debian_x86" ] && [ -f "$UPSTREAM_SNAPSHOTS/xtensor-0.27.1.tar.gz" ] && upstream=yes
-    [ -n "$upstream" ] && lane+=(upstream_prefix upstream_build)
-    [ -n "$debian_x86" ] && lane+=(aarch64_build)
-
     stage "release build (the system's compiler and packages)" release_stage
-    if lane_wanted; then lane_start "${lane[@]}"; else say "the builds run in turn (POET_TEST_BESIDE=off, or under $(( 2 * JOBS )) GiB free)"; fi
     stage "release tests" release_tests
-    built "sanitizers: build (ASan + UBSan)" asan_build
+    stage "sanitizers: build (ASan + UBSan)" asan_build
     stage "sanitizers: tests" asan_tests
-    built "ThreadSanitizer: build" tsan_build
+    stage "ThreadSanitizer: build" tsan_build
     stage "ThreadSanitizer: threaded cases" tsan_tests
+    local debian_x86=yes
+    [ "$SYSTEM" = debian ] && [ "$(uname -m)" = x86_64 ] || debian_x86=""
     if [ -n "$debian_x86" ]; then
         stage "older x86-64 CPUs (qemu: Haswell, Nehalem)" older_cpus
-        if [ -n "$upstream" ]; then
-            built "upstream deps: xtensor 0.27, xsimd 14, Catch2 3 into a prefix" upstream_prefix
-            built "upstream deps: build (clang 19, libc++)" upstream_build
+        local deps="${POETGRAD_DEPS:-$ROOT/../shared/deps}"
+        if [ -f "$deps/xtensor-0.27.1.tar.gz" ]; then
+            stage "upstream deps: xtensor 0.27, xsimd 14, Catch2 3 into a prefix" upstream_deps "$deps"
+            stage "upstream deps: build (clang 19, libc++)" upstream_build
             stage "upstream deps: header proof and tests" upstream_tests
         else
-            skip_stage "upstream deps (clang 19, libc++)" "no source snapshots in $UPSTREAM_SNAPSHOTS (set POETGRAD_DEPS)"
+            skip_stage "upstream deps (clang 19, libc++)" "no source snapshots in $deps (set POETGRAD_DEPS)"
         fi
-        built "aarch64: cross build" aarch64_build
+        stage "aarch64: cross build" aarch64_build
         stage "aarch64: library cases under qemu" aarch64_tests
     else
         skip_stage "older CPUs, upstream deps, aarch64" "these stages use Debian's cross compilers and qemu on x86-64"
