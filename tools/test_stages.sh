@@ -137,7 +137,7 @@ cases_listed() {  # cases_listed PROGRAM SPEC: how many cases Catch2 lists for S
 }
 
 # ThreadSanitizer on what runs threads: the library's cases tagged [threads] (the GEMM, the row and
-# elementwise kernels, dropout, clip and AdamW, a 12-step training run with dropout on 2 threads, resumed at step 6).
+# elementwise kernels, dropout, clip and AdamW, a 4-step training run with dropout on 2 threads, resumed at step 2).
 TSAN_DIR="$ROOT/build-tsan"
 tsan_build() {
     configure "$TSAN_DIR" -DPOETGRAD_SANITIZE=thread -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOETGRAD_LESSONS=OFF \
