@@ -3,7 +3,6 @@
 // gradient summed back to its shape (broadcasting undone); and what the engine says when a backward forgets to.
 // The graph is drawn from the library's own DOT export (pg::to_dot) by Graphviz: graph.dot -> graph.svg.
 #include <iostream>
-#include <regex>
 #include <set>
 #include "lesson.hpp"
 #include "svg.hpp"
@@ -35,8 +34,8 @@ static pg::Tensor add_without_sum_to(const pg::Tensor& a, const pg::Tensor& b) {
 // The engine's shape error ("backward of 'add': gradient for input 1 has shape (2,3) but the input is
 // (3)"), in the learner's language.
 static std::string engine_error_text(const std::string& message) {
-    static const std::regex shape_error(R"(backward of '(\S+)': gradient for input (\d+) has shape (\S+) but the input is (\S+))");
-    return lesson::chinese() ? std::regex_replace(message, shape_error, "'$1' 的 backward：给输入 $2 的梯度形状是 $3，而这个输入是 $4")
+    return lesson::chinese() ? lesson::reword(message, "backward of '{1}': gradient for input {2} has shape {3} but the input is {4}",
+                                              "'{1}' 的 backward：给输入 {2} 的梯度形状是 {3}，而这个输入是 {4}")
                              : message;
 }
 

@@ -8,7 +8,6 @@
 #include <fstream>
 #include <iostream>
 #include <map>
-#include <regex>
 #include <unistd.h>
 #include "lesson.hpp"
 #include "svg.hpp"
@@ -104,17 +103,17 @@ static void utf8_by_hand() {
 // character"), in the learner's language.
 static std::string utf8_error_text(const std::string& message) {
     if (!lesson::chinese()) return message;
-    static const std::vector<std::pair<std::regex, std::string>> in_chinese = {
-        {std::regex(R"(: invalid UTF-8 at byte offset (\d+): )"), "：字节偏移 $1 处的 UTF-8 不合法："},
-        {std::regex(R"(the character starting with (\S+) is cut off by the end of the text)"), "以 $1 开头的字符被文本末尾截断"},
-        {std::regex(R"(byte (\S+) cannot start a character)"), "字节 $1 不能开始一个字符"},
-        {std::regex(R"(expected a continuation byte \((\S+)\) after (\S+), got (\S+))"), "$2 之后应是续字节（$1），实际是 $3"},
-        {std::regex(R"(overlong encoding of (\S+))"), "$1 的超长编码"},
-        {std::regex(R"(encoded surrogate (\S+))"), "编码了代理项 $1"},
-        {std::regex(R"(code point beyond (\S+))"), "码点超过 $1"},
+    static const std::vector<std::pair<std::string, std::string>> in_chinese = {
+        {": invalid UTF-8 at byte offset {1}: ", "：字节偏移 {1} 处的 UTF-8 不合法："},
+        {"the character starting with {1} is cut off by the end of the text", "以 {1} 开头的字符被文本末尾截断"},
+        {"byte {1} cannot start a character", "字节 {1} 不能开始一个字符"},
+        {"expected a continuation byte ({1}) after {2}, got {3}", "{2} 之后应是续字节（{1}），实际是 {3}"},
+        {"overlong encoding of {1}", "{1} 的超长编码"},
+        {"encoded surrogate {1}", "编码了代理项 {1}"},
+        {"code point beyond {1}", "码点超过 {1}"},
     };
     std::string text = message;
-    for (const auto& [english, chinese] : in_chinese) text = std::regex_replace(text, english, chinese);
+    for (const auto& [english, chinese] : in_chinese) text = lesson::reword(text, english, chinese);
     return text;
 }
 

@@ -241,6 +241,76 @@ std::string tr(const std::string& english, const std::string& chinese_text) {
     return chinese() ? chinese_text : english;
 }
 
+namespace {
+
+// A {N} of reword's pattern and the fixed text after it.
+struct Slot {
+    int number;
+    std::string then;
+};
+
+bool is_blank(char c) { return c == ' ' || c == '\n' || c == '\t'; }
+
+// Does the pattern (`first`, then `slots`) match `message` at `at`? If so, each slot's text goes to
+// `found` and the end of the match to `end`.
+bool match_at(const std::string& message, size_t at, const std::string& first, const std::vector<Slot>& slots,
+              std::string (&found)[10], size_t& end) {
+    if (message.compare(at, first.size(), first) != 0) return false;
+    size_t pos = at + first.size();
+    for (const Slot& slot : slots) {
+        size_t stop = pos;  // the slot's text: pos .. stop, one character or more, no blank
+        if (slot.then.empty()) {
+            while (stop < message.size() && !is_blank(message[stop])) ++stop;
+        } else {
+            stop = message.find(slot.then, pos + 1);
+            if (stop == std::string::npos) return false;
+        }
+        if (stop == pos) return false;
+        for (size_t i = pos; i < stop; ++i)
+            if (is_blank(message[i])) return false;
+        found[slot.number] = message.substr(pos, stop - pos);
+        pos = stop + slot.then.size();
+    }
+    end = pos;
+    return true;
+}
+
+}  // namespace
+
+std::string reword(const std::string& message, const std::string& pattern, const std::string& replacement) {
+    auto is_slot = [](const std::string& s, size_t i) {
+        return i + 2 < s.size() && s[i] == '{' && s[i + 1] >= '1' && s[i + 1] <= '9' && s[i + 2] == '}';
+    };
+    std::string first;
+    std::vector<Slot> slots;
+    for (size_t i = 0; i < pattern.size(); ++i) {
+        if (is_slot(pattern, i)) {
+            slots.push_back({pattern[i + 1] - '0', ""});
+            i += 2;
+        } else {
+            (slots.empty() ? first : slots.back().then) += pattern[i];
+        }
+    }
+    std::string out, found[10];
+    size_t at = 0, end = 0;
+    while (at < message.size()) {
+        if (!match_at(message, at, first, slots, found, end)) {
+            out += message[at++];
+            continue;
+        }
+        for (size_t i = 0; i < replacement.size(); ++i) {
+            if (is_slot(replacement, i)) {
+                out += found[replacement[i + 1] - '0'];
+                i += 2;
+            } else {
+                out += replacement[i];
+            }
+        }
+        at = end;
+    }
+    return out;
+}
+
 // ---- printing ----
 
 std::string num(double v, int decimals) {

@@ -18,6 +18,12 @@ namespace lesson {
 bool chinese();
 // The same message in both languages; returns the learner's: tr("the weights", "权重").
 std::string tr(const std::string& english, const std::string& chinese);
+// A message of the library's in other words: `pattern` is its English with {1}, {2}, ... where it
+// varies (each stands for the characters up to the text after it in the pattern, spaces excluded);
+// every place the pattern matches is rewritten as `replacement`, which places the same {N}:
+// reword("byte 0x80 cannot start a character", "byte {1} cannot start a character", "字节 {1} 不能开始一个字符")
+// gives "字节 0x80 不能开始一个字符".
+std::string reword(const std::string& message, const std::string& pattern, const std::string& replacement);
 
 // ---- printing: fixed decimals, so a README can quote the output digit for digit ----
 
