@@ -91,12 +91,27 @@ inline void expect_probabilities(const std::vector<float>& logits, size_t k, flo
     if (got.size() != V)
         hint = lesson::tr("one probability per id, V = " + std::to_string(V) + " in all, zeros outside the top k",
                           "每个 id 一个概率，共 V = " + std::to_string(V) + " 个，前 k 之外为 0");
-    else if (!finite)
+    else if (!finite) {
         hint = lesson::tr("NaN or inf: exp overflowed (or 0/0). Subtract the largest logit before exp: "
                           "exp((z - max) / T) is at most 1",
                           "出现了 NaN 或 inf：exp 溢出（或 0/0）。先减去最大的 logit 再取 exp："
                           "exp((z - max) / T) 不会超过 1");
-    else if (k >= V && close(exercise::topk_probabilities(logits, 0, T), reference(logits, 0, T)))
+        // the same logits with the largest swapped to the front come out right: the shift was the first logit
+        const size_t top = static_cast<size_t>(std::max_element(logits.begin(), logits.end()) - logits.begin());
+        if (top != 0) {
+            std::vector<float> front = logits;
+            std::swap(front[0], front[top]);
+            if (close(exercise::topk_probabilities(front, k, T), reference(front, k, T)))
+                hint = lesson::tr("NaN or inf, yet the same logits with the largest one swapped to the front come out right: "
+                                      "you subtracted logits[0], the first logit, not the largest (here id " +
+                                      std::to_string(top) + "); subtract the largest logit before exp, the max over all "
+                                      "the logits, so that exp((z - max) / T) is at most 1",
+                                  "出现了 NaN 或 inf，而把最大的 logit 换到最前面之后，同样这组 logits 却算对了："
+                                      "你减去的是 logits[0]，即第一个 logit，而不是最大的那个（这里是 id " +
+                                      std::to_string(top) + "）；exp 之前要减去所有 logits 里最大的那个，"
+                                      "这样 exp((z - max) / T) 才不会超过 1");
+        }
+    } else if (k >= V && close(exercise::topk_probabilities(logits, 0, T), reference(logits, 0, T)))
         hint = lesson::tr("k = 0 gives the right probabilities but k = " + std::to_string(k) + " >= V = " +
                               std::to_string(V) + " does not: k >= V keeps all V ids, as k = 0 does; cut only when "
                               "0 < k < V (ids.resize(k) with k > V adds ids that are not there)",
@@ -340,6 +355,8 @@ int main() {
                    check23::expect_probabilities({1000.0f, 999.9f, 998.0f, 0.0f}, 0, 0.05f);
                    check23::expect_probabilities({-1000.0f, -1000.1f, -1003.0f}, 2, 0.05f);
                    check23::expect_probabilities({1000.0f, 999.0f, 998.0f}, 0, 1.0f);
+                   // the largest logit not first: a shift by logits[0] overflows here
+                   check23::expect_probabilities({0.0f, 998.0f, 1000.0f, 999.9f}, 0, 0.05f);
                });
     checks.run(tr("topk_probabilities against poet::allowed_probabilities: 200 random logits, V = 50",
                   "topk_probabilities 对照 poet::allowed_probabilities：200 组随机 logits，V = 50"),

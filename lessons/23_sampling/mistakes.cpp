@@ -10,6 +10,7 @@
 // mistake 10: std::sort instead of std::stable_sort, so a tie at the k-th logit keeps other ids at V >= 17 => std::sort is not stable
 // mistake 11: the cut made whenever k > 0, also for k >= V (ids.resize(k) adds id 0 again) => k >= V keeps all V ids
 // mistake 12: the first call's probabilities kept in a static and returned ever after => your function returned for an earlier, different input
+// mistake 13: the first logit subtracted before exp, logits[0], instead of the largest => you subtracted logits[0], the first logit, not the largest
 // Lesson 23's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines that ask for a mistake.
@@ -34,7 +35,7 @@ std::vector<double> exercise::topk_probabilities(const std::vector<float>& logit
         while (mistake(6) && n < V && logits[ids[n]] >= threshold) ++n;
         ids.resize(n);
     }
-    const double largest = mistake(5) ? 0.0 : logits[ids.front()];
+    const double largest = mistake(5) ? 0.0 : mistake(13) ? logits[0] : logits[ids.front()];
     std::vector<double> p(V, 0.0);
     double sum = 0;
     for (size_t id : ids) {

@@ -1,9 +1,9 @@
 // Lesson 24's checks for masked_cross_entropy and records_loss, shared by starter.cpp, solution.cpp
-// and your exercise.cpp: the hand example, edge cases (logits of 1000, logits all below -745, ignored
-// rows, all ignored; a wrong mean is compared with the same rows further along in memory, which
-// names a read of freed memory such as a temporary's .detach().ptr()),
-// pg::cross_entropy on random logits, and poet::validation_loss on a small seeded GPT (no training,
-// so the checks take a second; the experiment measures the trained model).
+// and your exercise.cpp: the hand example, edge cases (logits of 1000, logits all below -745, a row
+// near 1000 beside one near -1000, ignored rows, all ignored; a wrong mean is compared with the same
+// rows further along in memory, which names a read of freed memory such as a temporary's
+// .detach().ptr()), pg::cross_entropy on random logits, and poet::validation_loss on a small seeded
+// GPT, twice (no training, so the checks take a second; the experiment measures the trained model).
 #include "check.hpp"
 #include "check_tools.hpp"
 
@@ -250,6 +250,33 @@ int main() {
                                            "它的 log 是 -inf。最大值是负数时也要减去它：最大的 logit 的 exp(z - m) 是 1")));
         expect_loss(logits, {1, 2}, poet::kIgnore, 1e-5);
     });
+    checks.run(lesson::tr("a row near 1000 beside a row near -1000: each row takes its own max",
+                          "接近 1000 的一行旁边是接近 -1000 的一行：每一行取它自己的最大值"), [] {
+        const std::vector<std::vector<float>> rows = {{1000, 999, 998}, {-1000, -1001, -1003}};
+        const std::vector<int> targets = {1, 2};
+        const pg::Tensor logits = lesson::from_rows(rows);
+        const exercise::Loss got = call(logits, targets, poet::kIgnore);
+        const double want = reference(logits, targets, poet::kIgnore).sum / 2;
+        if (!std::isfinite(got.mean)) {
+            bool each_alone = true;   // each row on its own gives its right loss: one max was taken for both rows
+            for (size_t r = 0; r < rows.size(); ++r) {
+                const pg::Tensor row = lesson::from_rows({rows[r]});
+                const exercise::Loss one = exercise::masked_cross_entropy(row, {targets[r]}, poet::kIgnore);
+                each_alone = each_alone && std::fabs(one.mean - reference(row, {targets[r]}, poet::kIgnore).sum) <= 1e-5;
+            }
+            if (each_alone)
+                lesson::expect_near("mean", got.mean, want, 1e-5, unless_memory(logits, targets, poet::kIgnore, want, 1e-5,
+                                    lesson::tr("the loss came out " + lesson::num(got.mean) + ", yet each row on its own "
+                                               "gives its right loss: the max was taken over all the logits (1000 here), so "
+                                               "every exp(z - m) of the row near -1000 is 0 and its log is -inf; take m over "
+                                               "each row's own V logits, z to z + V",
+                                               "损失成了 " + lesson::num(got.mean) + "，可每一行单独算时损失都是对的："
+                                               "最大值是在全部 logits 上取的（这里是 1000），于是接近 -1000 的那一行的每个 "
+                                               "exp(z - m) 都是 0，它的 log 是 -inf；m 要取每一行自己的 V 个 logits 的"
+                                               "最大值，即 z 到 z + V")));
+        }
+        expect_loss(logits, targets, poet::kIgnore, 1e-5);
+    });
     checks.run(lesson::tr("every target ignored: mean 0 with counted 0", "所有目标都被忽略：mean 为 0，counted 为 0"), [] {
         const exercise::Loss got = call(random_logits(3, 4, 1.f, 242), {poet::kIgnore, poet::kIgnore, poet::kIgnore},
                                         poet::kIgnore);
@@ -276,9 +303,13 @@ int main() {
         pg::Generator gen(245);
         std::unique_ptr<pg::nn::GPT> model = tiny_gpt(gen);
         pg::nn::GPT& gpt = *model;
+        const auto records_of = [](const std::vector<poet::Poem>& poems) {   // each poem in its validation slot
+            std::vector<std::vector<int>> out;
+            for (size_t i = 0; i < poems.size(); ++i) out.push_back(poet::make_record(poems[i], poet::validation_slot(i)));
+            return out;
+        };
         std::vector<poet::Poem> val = random_poems(64, 246);
-        std::vector<std::vector<int>> records;
-        for (size_t i = 0; i < val.size(); ++i) records.push_back(poet::make_record(val[i], poet::validation_slot(i)));
+        const std::vector<std::vector<int>> records = records_of(val);
         const double want = poet::validation_loss(gpt, val, 64).mean;
         exercise::Loss got = exercise::records_loss(gpt, records);
         lesson::expect("counted", got.counted == 64 * poet::kLossTokens, std::to_string(64 * poet::kLossTokens),
@@ -300,6 +331,14 @@ int main() {
                               "目标就是输入本身：目标是记录错开一位，"
                               "targets[t] = record[t + 1]（模型预测下一个 id）");
         lesson::expect_near("records_loss", got.mean, want, 1e-5, hint);
+        // a second call, on 16 other records: a loss kept from the first call (a static) shows here
+        const std::vector<poet::Poem> more = random_poems(16, 247);
+        const double want_more = poet::validation_loss(gpt, more, 16).mean;
+        const exercise::Loss again = exercise::records_loss(gpt, records_of(more));
+        if (std::fabs(want_more - want) > 1e-5 && again.mean == got.mean)
+            hint = lesson::came_back_hint({"result", "结果"}, {"model and records", "模型和 records"});
+        lesson::expect_near(lesson::tr("records_loss of 16 other records", "另外 16 条记录的 records_loss"), again.mean,
+                            want_more, 1e-5, hint);
     });
     return checks.finish();
 }

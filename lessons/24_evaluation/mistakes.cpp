@@ -12,6 +12,8 @@
 // mistake 12: the max subtracted only when it is positive (against overflow alone) => where exp(z) is 0 even in double
 // mistake 13: the row read through a pointer into a temporary copy, logits.detach().ptr(), freed at once => reads memory it does not own
 // mistake 14: the first call's loss kept in a static and returned ever after => your function returned for an earlier, different input
+// mistake 15: one max over all the logits instead of each row's own => the max was taken over all the logits
+// mistake 16: records_loss keeps its first call's loss in a static => compute it from this call's model and records
 // Lesson 24's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong losses (the test: lessons/common/expect_mistake_caught.sh).
@@ -41,8 +43,9 @@ exercise::Loss exercise::masked_cross_entropy(const pg::Tensor& logits, const st
     for (size_t r = 0; r < N; ++r) {
         if (targets[r] == skipped) continue;
         const float* z = mistake(13) ? logits.detach().ptr() + r * V : logits.ptr() + r * V;
-        const double m = mistake(12) ? std::max(0.0, static_cast<double>(*std::max_element(z, z + V)))
-                                     : *std::max_element(z, z + V);
+        const double m = mistake(12)   ? std::max(0.0, static_cast<double>(*std::max_element(z, z + V)))
+                         : mistake(15) ? *std::max_element(logits.ptr(), logits.ptr() + N * V)   // the whole batch's
+                                       : *std::max_element(z, z + V);
         double total = 0;
         for (size_t v = 0; v < V; ++v) total += mistake(3) ? std::exp(z[v]) : std::exp(z[v] - m);
         const double log_sum_exp = mistake(3) ? std::log(total) : m + std::log(total);
@@ -60,6 +63,9 @@ exercise::Loss exercise::masked_cross_entropy(const pg::Tensor& logits, const st
 }
 
 exercise::Loss exercise::records_loss(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& records) {
+    static Loss kept;   // mistake 16: the first call's loss
+    static bool have = false;
+    if (mistake(16) && have) return kept;
     pg::NoGradGuard no_grad;
     const size_t B = records.size(), T = poet::kInputLength, V = gpt.config().vocab_size;
     std::vector<float> inputs;
@@ -71,5 +77,7 @@ exercise::Loss exercise::records_loss(pg::nn::GPT& gpt, const std::vector<std::v
             targets.push_back(t < 2 && !mistake(11) ? poet::kIgnore : next);
         }
     pg::Tensor logits = gpt.forward(pg::tensor(inputs, {B, T}));
-    return masked_cross_entropy(pg::reshape(logits, {B * T, V}), targets, poet::kIgnore);
+    const Loss loss = masked_cross_entropy(pg::reshape(logits, {B * T, V}), targets, poet::kIgnore);
+    if (mistake(16)) have = true, kept = loss;
+    return loss;
 }
