@@ -21,15 +21,14 @@ struct Wrong {
     float fill = -std::numeric_limits<float>::infinity();  // what hidden scores become
     int hide_from = 1;         // key j is hidden from query i when j >= i + hide_from (1: correct, 0: the diagonal too)
     bool lower = false;        // the other triangle hidden: j < i
-    double scale_power = 0.5;  // scores / HS^power (0: no scale, 1: by HS)
-    bool scale_by_T = false;   // scores / sqrt(T)
+    double divisor = 0;        // scores / divisor; 0: sqrt(HS), the right scale
     long softmax_dim = -1;
     bool mask_after = false;   // softmax over every key, then the later weights set to 0
 };
 
 static pg::Tensor wrong(const pg::Tensor& q, const pg::Tensor& k, const pg::Tensor& v, const Wrong& how) {
     size_t T = q.size(-2), HS = q.size(-1);
-    double div = how.scale_by_T ? std::sqrt(static_cast<double>(T)) : std::pow(static_cast<double>(HS), how.scale_power);
+    double div = how.divisor > 0 ? how.divisor : std::sqrt(static_cast<double>(HS));
     pg::Tensor s = pg::matmul(q, pg::transpose(k, -2, -1)) / static_cast<float>(div);
     std::vector<float> m(T * T, 0.f);
     for (size_t i = 0; i < T; ++i)
@@ -89,15 +88,35 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
     add(w, lesson::tr("you hid the earlier keys (j < i) and let the later ones through: the mask is 1 above the "
                       "diagonal, where j > i",
                       "你藏起了前面的键（j < i），却放过了后面的键：掩码在对角线以上为 1，即 j > i 处"));
-    w = Wrong{}; w.scale_power = 0;
-    add(w, lesson::tr("the scores are not scaled: divide q k^T by sqrt(HS), HS = q.size(-1)",
-                      "分数没有缩放：把 q k^T 除以 sqrt(HS)，HS = q.size(-1)"));
-    w = Wrong{}; w.scale_power = 1;
-    add(w, lesson::tr("scaled by 1/HS: divide by sqrt(HS), not HS", "缩放成了 1/HS：应除以 sqrt(HS)，而不是 HS"));
-    w = Wrong{}; w.scale_by_T = true;
-    add(w, lesson::tr("scaled by 1/sqrt(T): the scale is 1/sqrt(HS) with HS = q.size(-1), the width of a query, "
-                      "not T",
-                      "缩放成了 1/sqrt(T)：缩放因子是 1/sqrt(HS)，HS = q.size(-1)，即一个查询的宽度，而不是 T"));
+    // the wrong scales, each named only where its divisor differs from the right one, sqrt(HS), and from the others'
+    const double T = static_cast<double>(q.size(-2)), HS = static_cast<double>(q.size(-1)),
+                 HV = static_cast<double>(v.size(-1));
+    const std::vector<std::pair<double, std::string>> scales = {
+        {1, lesson::tr("the scores are not scaled: divide q k^T by sqrt(HS), HS = q.size(-1)",
+                       "分数没有缩放：把 q k^T 除以 sqrt(HS)，HS = q.size(-1)")},
+        {HS, lesson::tr("scaled by 1/HS: divide by sqrt(HS), not HS", "缩放成了 1/HS：应除以 sqrt(HS)，而不是 HS")},
+        {std::sqrt(T), lesson::tr("scaled by 1/sqrt(T): the scale is 1/sqrt(HS) with HS = q.size(-1), the width of a query, "
+                                  "not T",
+                                  "缩放成了 1/sqrt(T)：缩放因子是 1/sqrt(HS)，HS = q.size(-1)，即一个查询的宽度，而不是 T")},
+        {std::sqrt(2.0), lesson::tr("scaled by 1/sqrt(2), the width in seed 002's example: use sqrt(HS) with HS = q.size(-1)",
+                                    "缩放成了 1/sqrt(2)，那是源文章 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)")},
+        {std::sqrt(HV), lesson::tr("scaled by 1/sqrt(HV) = 1/sqrt(" + std::to_string(v.size(-1)) +
+                                       "), v's width: the scale is 1/sqrt(HS) with HS = q.size(-1), the width of q and k "
+                                       "that the scores come from, not v.size(-1)",
+                                   "缩放成了 1/sqrt(HV) = 1/sqrt(" + std::to_string(v.size(-1)) +
+                                       ")，那是 v 的宽度：缩放因子是 1/sqrt(HS)，HS = q.size(-1)，即算出分数的 q 和 k "
+                                       "的宽度，而不是 v.size(-1)")},
+    };
+    auto unique = [&](double divisor) {
+        int same = std::fabs(divisor - std::sqrt(HS)) < 1e-9;
+        for (const auto& other : scales) same += std::fabs(divisor - other.first) < 1e-9;
+        return same == 1;
+    };
+    for (const auto& [divisor, hint] : scales)
+        if (unique(divisor)) {
+            w = Wrong{}; w.divisor = divisor;
+            add(w, hint);
+        }
     w = Wrong{}; w.softmax_dim = -2;
     add(w, lesson::tr("your weights sum to 1 down each column: softmax along the last dim (-1), over the keys "
                       "of one query",
@@ -107,11 +126,6 @@ static std::string diagnose(const pg::Tensor& q, const pg::Tensor& k, const pg::
                       "leak through the sum; mask the scores with -infinity before softmax",
                       "掩码放在了 softmax 之后：剩下的权重之和不再是 1，后面的键仍会通过那个总和泄漏进来；"
                       "请在 softmax 之前用 -infinity 给分数做掩码"));
-    if (std::fabs(std::sqrt(static_cast<double>(q.size(-1))) - std::sqrt(2.0)) > 1e-6) {
-        w = Wrong{}; w.scale_power = std::log(std::sqrt(2.0)) / std::log(static_cast<double>(q.size(-1)));
-        add(w, lesson::tr("scaled by 1/sqrt(2), the width in seed 002's example: use sqrt(HS) with HS = q.size(-1)",
-                          "缩放成了 1/sqrt(2)，那是源文章 002 例子里的宽度：请用 sqrt(HS)，HS = q.size(-1)"));
-    }
     return lesson::name_the_mistake(mine, suspects, 1e-4, fallback);
 }
 
@@ -197,14 +211,14 @@ int main() {
         lesson::expect_near_explained(lesson::tr("outputs 0-3", "输出 0-3"), pg::slice(out2, 0, 0, 4), pg::slice(out, 0, 0, 4),
                                       1e-5, [&] { return check12::diagnose(q, k, v, out, hint); });
     });
-    checks.run(lesson::tr("T = 3, HS = 5, against pg ops", "T = 3、HS = 5，与 pg 运算对比"), [] {
+    checks.run(lesson::tr("T = 3, HS = 5, HV = 4, against pg ops", "T = 3、HS = 5、HV = 4，与 pg 运算对比"), [] {
         pg::Generator gen(121);
-        pg::Tensor q = pg::randn({3, 5}, gen), k = pg::randn({3, 5}, gen), v = pg::randn({3, 2}, gen);
+        pg::Tensor q = pg::randn({3, 5}, gen), k = pg::randn({3, 5}, gen), v = pg::randn({3, 4}, gen);
         expect_output(q, k, v, call(q, k, v), causal_attention_with_ops(q, k, v), 1e-5,
                       lesson::tr("scale by 1/sqrt(HS) with HS = q.size(-1), the width of a query (here 5), not by "
-                                 "sqrt(2) or sqrt(T)",
+                                 "sqrt(2), sqrt(T) or sqrt(HV)",
                                  "乘 1/sqrt(HS) 缩放，HS = q.size(-1)，即一个查询的宽度（这里是 5），而不是除以 "
-                                 "sqrt(2) 或 sqrt(T)"));
+                                 "sqrt(2)、sqrt(T) 或 sqrt(HV)"));
     });
     checks.run(lesson::tr("batch and heads: (B, NH, T, HS) = (2, 2, 4, 3), against pg ops",
                           "批次和头：(B, NH, T, HS) = (2, 2, 4, 3)，与 pg 运算对比"), [] {
@@ -220,7 +234,7 @@ int main() {
                           "接近 1000 和 -1000 的分数：q = [[0], [-1], [1]]，k = [[1000], [1001], [999]]"), [] {
         // HS = 1, so the scores are q_i k_j themselves: row 1 sees [-1000, -1001], row 2 [1000, 1001, 999]
         pg::Tensor q = pg::tensor({{0.f}, {-1.f}, {1.f}}), k = pg::tensor({{1000.f}, {1001.f}, {999.f}}),
-                   v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {2.f, 2.f}});
+                   v = pg::tensor({{1.f, 0.f, 0.f, 1.f}, {0.f, 1.f, 0.f, 1.f}, {2.f, 2.f, 1.f, 0.f}});
         expect_output(q, k, v, call(q, k, v), causal_attention_with_ops(q, k, v), 1e-5,
                       lesson::tr("row 1's weights are those of [0, -1], row 2's those of [-1, 0, -2]: only differences "
                                  "within a row matter",

@@ -13,6 +13,7 @@
 // mistake 13: softmax by hand with one max over all the scores => not one max over all the scores
 // mistake 14: scaled by 1/HS => divide by sqrt(HS), not HS
 // mistake 15: the first call's output kept in a static and returned ever after => for an earlier, different input
+// mistake 16: scaled by 1/sqrt(HV), v's width v.size(-1), not q's => not v.size(-1)
 // Lesson 12's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong causal attentions.
@@ -29,6 +30,7 @@ pg::Tensor exercise::causal_attention(const pg::Tensor& q, const pg::Tensor& k, 
     if (mistake(6)) scale = 1.f / std::sqrt(static_cast<float>(T));
     if (mistake(7)) scale = 1.f / std::sqrt(2.f);
     if (mistake(14)) scale = 1.f / static_cast<float>(q.size(-1));
+    if (mistake(16)) scale = 1.f / std::sqrt(static_cast<float>(v.size(-1)));
     if (!mistake(5)) scores = scores * scale;
     std::vector<float> later(T * T, 0.f);
     for (size_t i = 0; i < T; ++i)
