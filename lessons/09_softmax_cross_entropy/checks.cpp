@@ -46,18 +46,37 @@ static exercise::LossAndGrad reference(const pg::Tensor& logits, const pg::Tenso
     return {loss.item(), l.grad()};
 }
 
-static bool finite(const pg::Tensor& t) {
-    for (float v : t.to_vector())
-        if (!std::isfinite(v)) return false;
-    return true;
-}
-
 // |a - k b| <= tol everywhere (same shapes)
 static bool is_multiple(const pg::Tensor& a, const pg::Tensor& b, float k, double tol = 1e-5) {
     if (a.shape() != b.shape()) return false;
     for (size_t i = 0; i < a.numel(); ++i)
         if (!(std::fabs(a.ptr()[i] - k * b.ptr()[i]) <= tol)) return false;
     return true;
+}
+
+// The same rows with each one's largest logit swapped to the front, the target following its logit: does the
+// learner's answer come out right there? (false when every row's largest is first already)
+static bool right_with_largest_first(const pg::Tensor& logits, const pg::Tensor& targets, long ignore_index) {
+    const size_t N = logits.size(0), C = logits.size(1);
+    std::vector<float> z = logits.to_vector(), t = targets.to_vector();
+    bool moved = false;
+    for (size_t r = 0; r < N; ++r) {
+        float* row = z.data() + r * C;
+        const float top = static_cast<float>(std::max_element(row, row + C) - row);
+        if (top == 0) continue;
+        moved = true;
+        std::swap(row[0], row[static_cast<size_t>(top)]);
+        if (static_cast<long>(t[r]) != ignore_index && (t[r] == 0 || t[r] == top)) t[r] = t[r] == 0 ? top : 0;
+    }
+    if (!moved) return false;
+    const pg::Tensor swapped = pg::tensor(z, {N, C}), swapped_targets = pg::tensor(t, {N});
+    try {
+        exercise::LossAndGrad mine = exercise::cross_entropy(swapped, swapped_targets, ignore_index);
+        exercise::LossAndGrad lib = reference(swapped, swapped_targets, ignore_index);
+        return std::fabs(mine.loss - lib.loss) < 1e-5 && lesson::near(mine.dlogits, lib.dlogits, 1e-6);
+    } catch (const std::exception&) {
+        return false;
+    }
 }
 
 // What the learner's numbers point to, measured against the library's for the same inputs.
@@ -86,7 +105,7 @@ static std::string diagnose(const exercise::LossAndGrad& mine, const exercise::L
                "dlogits 的形状和 logits 相同，(N, C) = ") + lesson::str(logits.shape()) +
                lesson::tr(": pg::tensor(grad, {N, C}) with grad N * C numbers",
                "：pg::tensor(grad, {N, C})，grad 有 N * C 个数");
-    if (!std::isfinite(mine.loss) || !finite(g)) {
+    if (!std::isfinite(mine.loss) || !lesson::all_finite(g)) {
         float lo = logits.ptr()[0], hi = logits.ptr()[0];
         std::vector<float> row_max(N, -1e30f);
         for (size_t i = 0; i < logits.numel(); ++i) {
@@ -94,13 +113,20 @@ static std::string diagnose(const exercise::LossAndGrad& mine, const exercise::L
             row_max[i / C] = std::max(row_max[i / C], logits.ptr()[i]);
         }
         float lowest_max = *std::min_element(row_max.begin(), row_max.end());
+        if (hi > 80.f && right_with_largest_first(logits, targets, ignore_index))
+            return lesson::tr("inf or nan, yet the same logits with each row's largest swapped to the front come out right: "
+                              "you subtracted each row's first logit, not its largest; subtract the max of the row's C "
+                              "logits before exp, wherever it stands, so that exp(z - max) is at most 1",
+                              "出现了 inf 或 nan，而把每一行最大的 logit 换到最前面之后，同样这些 logits 却算对了：你减去的是"
+                              "每一行的第一个 logit，而不是最大的那个；在取 exp 之前要减去这一行 C 个 logits 里最大的那个，"
+                              "不管它排在哪里，这样 exp(z - max) 才不会超过 1");
         if (hi > 80.f)
             return lesson::tr("exp(1000) is inf in float: subtract the row's max before exp (log softmax is unchanged)",
                    "exp(1000) 在 float 里是 inf：在取 exp 之前减去这一行的最大值（log softmax 不变）");
         bool low_row_alone_ok = false;  // the row far below, on its own
         try {
             exercise::LossAndGrad alone = exercise::cross_entropy(pg::full({1, 2}, lowest_max), pg::tensor({0.f}), -100);
-            low_row_alone_ok = std::fabs(alone.loss - std::log(2.0)) < 1e-4 && finite(alone.dlogits);
+            low_row_alone_ok = std::fabs(alone.loss - std::log(2.0)) < 1e-4 && lesson::all_finite(alone.dlogits);
         } catch (const std::exception&) {
         }
         if (lowest_max < -80.f && !low_row_alone_ok)
@@ -226,6 +252,17 @@ int main() {
                             "exp(1000) 在 float 里是 inf：在取 exp 之前减去这一行的最大值（log softmax 不变）"),
                             lesson::tr("softmax with the max subtracted first: exp(z - max) / sum exp(z - max)",
                             "先减去最大值的 softmax：exp(z - max) / sum exp(z - max)"));
+    });
+    checks.run(lesson::tr("large logits, the largest not first: [0, 1000, 999], target 2",
+                          "很大的 logits，最大的不在最前面：[0, 1000, 999]，target 2"), [] {
+        expect_like_library(pg::tensor({{0.f, 1000.f, 999.f}}), pg::tensor({2.f}), -100,
+                            lesson::tr("logsumexp = max + log(sum exp(z - max)) with max = 1000, the largest logit, here the "
+                                       "second: the loss is 1000 + log(1 + e^-1) - 999",
+                                       "logsumexp = max + log(sum exp(z - max))，max = 1000 是最大的 logit，这里排在第二："
+                                       "损失是 1000 + log(1 + e^-1) - 999"),
+                            lesson::tr("softmax with the largest logit subtracted first, wherever it stands: exp(z - 1000) / "
+                                       "sum exp(z - 1000)",
+                                       "先减去最大的 logit（不管它排在哪里）的 softmax：exp(z - 1000) / sum exp(z - 1000)"));
     });
     checks.run(lesson::tr("a very unlikely target: logits [0, -200], target 1 gives 200",
                "极不可能的目标：logits [0, -200]，target 1 得到 200"), [] {

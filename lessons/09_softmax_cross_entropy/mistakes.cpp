@@ -11,6 +11,7 @@
 // mistake 11: the gradient y - p => the gradient has the wrong sign
 // mistake 12: the loss is the logsumexp, z[target] never subtracted => the logsumexp alone
 // mistake 13: the first call's answer kept in a static and returned ever after => the ones you returned for earlier inputs
+// mistake 14: each row's first logit subtracted before exp, row[0], instead of its largest => you subtracted each row's first logit, not its largest
 // Lesson 09's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong cross-entropies.
@@ -50,6 +51,7 @@ exercise::LossAndGrad exercise::cross_entropy(const pg::Tensor& logits, const pg
         const float* row = z + r * C;
         double m = 0;  // mistake 2 subtracts no max
         if (mistake(1)) m = *std::max_element(z, z + N * C);  // one max over the whole tensor
+        else if (mistake(14)) m = row[0];                      // the first logit, not the largest
         else if (!mistake(2)) m = *std::max_element(row, row + C);
         double sum = 0;
         float fsum = 0.f;  // mistake 2's, in float, as exp(z) / sum exp(z) is usually written
