@@ -84,8 +84,11 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
                lesson::tr(": T = scores.size(0) rows, C = v.size(1) columns; return pg::tensor(values, {T, C})",
                "：T = scores.size(0) 行，C = v.size(1) 列；return pg::tensor(values, {T, C})");
     if (!lesson::all_finite(mine)) {
-        // which maxima would have been needed: a past score above 80, a later one far above the past, rows apart
+        // which maxima would have been needed: a past score above 80, a later one far above the past, rows apart;
+        // and whether the rows that went wrong are those whose largest past score is far above their first
         float past_hi = -1e30f, past_lo = 1e30f, later_hi = -1e30f, row_max_hi = -1e30f, row_max_lo = 1e30f;
+        bool first_largest_finite = true;  // every row whose first score is its largest came out finite
+        long first_far_below = -1;         // a row that did not, whose largest is far above its first score
         for (size_t t = 0; t < T; ++t) {
             float row_max = -1e30f;
             for (size_t j = 0; j < T; ++j) {
@@ -94,12 +97,26 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
                 else later_hi = std::max(later_hi, s);
             }
             row_max_hi = std::max(row_max_hi, row_max), row_max_lo = std::min(row_max_lo, row_max);
+            const float first = scores.ptr()[t * T];
+            const bool finite = lesson::all_finite(pg::slice(mine, 0, static_cast<long>(t), static_cast<long>(t) + 1));
+            if (first == row_max) first_largest_finite = first_largest_finite && finite;
+            else if (!finite && row_max - first > 80.f && first_far_below < 0) first_far_below = static_cast<long>(t);
         }
         bool alone_ok = false;  // one position with a score of -1000, on its own
         try {
             pg::Tensor one = exercise::attend_past(pg::full({1, 1}, -1000.f), pg::ones({1, 1}));
             alone_ok = lesson::near(one, pg::ones({1, 1}), 1e-4);
         } catch (const std::exception&) {
+        }
+        if (first_far_below >= 0 && first_largest_finite) {
+            const std::string t = std::to_string(first_far_below);
+            return lesson::tr("inf or nan in row " + t + ", whose largest score is far above its first, scores[" + t +
+                                  "][0], while every row whose first score is its largest came out finite: subtract the "
+                                  "largest of all t + 1 scores scores[t][0..t], not its first score (nor the largest of "
+                                  "the scores before t alone)",
+                              "第 " + t + " 行出现了 inf 或 nan，这一行最大的分数远高于它的第一个分数 scores[" + t +
+                                  "][0]，而第一个分数就是最大值的那些行都是有限的：要减去 scores[t][0..t] 这全部 t + 1 "
+                                  "个分数里最大的那个，而不是它的第一个分数（也不是只在 t 之前的分数里取的最大值）");
         }
         if (past_hi > 80.f) return lesson::tr("exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp",
                                    "exp(1000) 在 float 里会溢出；在取 exp 之前减去 scores[t][0..t] 中最大的那个");
@@ -194,8 +211,12 @@ int main() {
         pg::Generator gen(11);
         pg::Tensor S = pg::randn({7, 7}, gen) * 2.f, v = pg::randn({7, 4}, gen);
         expect_output(S, v, check10::attend(S, v), attend_past_with_ops(S, v), 1e-5,
-                      lesson::tr("T = scores.size(0) and C = v.size(1): the result is (T, C), not (T, T)",
-                      "T = scores.size(0)，C = v.size(1)：结果是 (T, C)，不是 (T, T)"));
+                      lesson::tr("your output differs from pg ops' here (T = 7, C = 4) and matches none of the usual wrong "
+                                 "versions: row t of scores starts at scores.ptr() + t * T, v_j at v.ptr() + j * C, and "
+                                 "row t's weights are the softmax of scores[t][0..t]",
+                                 "你的输出在这里（T = 7，C = 4）和 pg 运算的不一样，也不像任何一种常见的错误写法：scores 的"
+                                 "第 t 行从 scores.ptr() + t * T 开始，v_j 从 v.ptr() + j * C 开始，第 t 行的权重是 "
+                                 "scores[t][0..t] 的 softmax"));
     });
     checks.run(lesson::tr("one position: T = 1 returns v_0 itself", "只有一个位置：T = 1 时返回 v_0 本身"), [] {
         pg::Tensor S = pg::tensor({{-3.f}}), v = pg::tensor({{4.f, -2.f, 0.5f}});
@@ -207,8 +228,20 @@ int main() {
     checks.run(lesson::tr("large scores stay finite", "很大的分数保持有限"), [] {
         pg::Tensor S = pg::tensor({{1000.f, 0.f}, {1000.f, 999.f}}), v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}});
         expect_output(S, v, check10::attend(S, v), pg::tensor({{1.f, 0.f}, {0.7311f, 0.2689f}}), 1e-4,
-                      lesson::tr("exp(1000) overflows float; subtract the largest of scores[t][0..t] before exp",
-                      "exp(1000) 在 float 里会溢出；在取 exp 之前减去 scores[t][0..t] 中最大的那个"));
+                      lesson::tr("row 1's scores [1000, 999] have the weights of [1, 0], 0.7311 and 0.2689: subtract the "
+                                 "largest of scores[t][0..t] before exp, so that exp(1000) never comes up",
+                                 "第 1 行的分数 [1000, 999] 和 [1, 0] 的权重相同，是 0.7311 和 0.2689：在取 exp 之前减去 "
+                                 "scores[t][0..t] 中最大的那个，这样就永远不会算 exp(1000)"));
+    });
+    checks.run(lesson::tr("large scores, the largest not first: rows [1000], [0, 1000], [-5, 1000, 999]",
+                          "很大的分数，最大的不在最前面：各行为 [1000]、[0, 1000]、[-5, 1000, 999]"), [] {
+        pg::Tensor S = pg::tensor({{1000.f, 0.f, 0.f}, {0.f, 1000.f, 0.f}, {-5.f, 1000.f, 999.f}});
+        pg::Tensor v = pg::tensor({{1.f, 0.f}, {0.f, 1.f}, {2.f, 2.f}});
+        expect_output(S, v, check10::attend(S, v), attend_past_with_ops(S, v), 1e-5,
+                      lesson::tr("row 1's weights are those of [-1000, 0], row 2's those of [-1005, 0, -1]: the max you "
+                                 "subtract is the largest of scores[t][0..t], wherever it stands",
+                                 "第 1 行的权重就是 [-1000, 0] 的权重，第 2 行的就是 [-1005, 0, -1] 的：你减去的最大值是 "
+                                 "scores[t][0..t] 里最大的那个，不管它排在哪里"));
     });
     checks.run(lesson::tr("rows at different levels: scores near 0 and near -1000", "高低不同的行：分数接近 0 和接近 -1000"), [] {
         pg::Tensor S = pg::tensor({{0.f, 0.f, 0.f}, {2.f, 1.f, 0.f}, {-1000.f, -1001.f, -1000.f}});

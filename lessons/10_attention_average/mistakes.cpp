@@ -7,6 +7,8 @@
 // mistake 7: the weights from pg::softmax of each row's slice => you called pg::softmax
 // mistake 8: v[j][c] read at c * T + j, as if v were (C, T) => not c * T + j
 // mistake 9: the first call's answer kept in a static and returned ever after => the one you returned for earlier inputs
+// mistake 10: each row's first score subtracted before exp, scores[t][0], instead of its largest => not its first score
+// mistake 11: the max taken over the scores before t, scores[t][0..t-1], leaving out position t's own => not its first score
 // Lesson 10's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // They are plausible wrong attention averages.
@@ -38,6 +40,8 @@ pg::Tensor exercise::attend_past(const pg::Tensor& scores, const pg::Tensor& v) 
         if (mistake(4) || mistake(2)) m = *std::max_element(row, row + T);  // later scores too
         else if (mistake(5)) m = *std::max_element(s, s + T * T);           // one max for the matrix
         else if (mistake(6)) m = 0.f;
+        else if (mistake(10)) m = row[0];                                           // the first score
+        else if (mistake(11)) m = *std::max_element(row, row + std::max<size_t>(t, 1));  // j < t
         const size_t summed = mistake(2) ? T : n;  // mistake 2: the sum over the whole row
         float total = 0.f;
         std::vector<float> w(T);
