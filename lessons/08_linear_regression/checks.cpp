@@ -2,6 +2,7 @@
 // exercise.cpp: exact values first (with a diagnosis of the usual wrong formulas), losses near
 // 10^4, then pg::optim::SGD's step, parameters without a gradient, and a whole line fit.
 #include "check.hpp"
+#include "check_tools.hpp"
 
 namespace check08 {
 
@@ -154,10 +155,12 @@ int main() {
         lesson::expect_near("mse_loss", loss, 0.1875, 1e-6,
                             !small_right ? check08::diagnose_mse(lesson::tr("mean((pred - target)^2): here 0.1875",
                                                                             "mean((pred - target)^2)：这里是 0.1875"))
-                                         : check08::diagnose_mse(lesson::tr("exact on paper, wrong in float: the expanded square pred^2 - 2 pred "
-                                                  "target + target^2 subtracts numbers near 10^8, where float's "
-                                                  "spacing is 8; square the difference pred - target itself",
-                                                  "纸面上精确，float 里却错了：展开的平方 pred^2 - 2 pred target + target^2 要相减接近 10^8 的数，那里 float 的间距是 8；要直接对差 pred - target 求平方")));
+                                         : check08::diagnose_mse(lesson::tr("right on small numbers (the differences [2, -2, -1, 1] give 2.5), "
+                                                  "wrong near 10^4: exact on paper, wrong in float, as the expanded "
+                                                  "square pred^2 - 2 pred target + target^2 is, which subtracts "
+                                                  "numbers near 10^8, where float's spacing is 8; square the "
+                                                  "difference pred - target itself",
+                                                  "在小的数上是对的（差为 [2, -2, -1, 1] 时得 2.5），到了 10^4 附近却错了：纸面上精确，float 里却错了，展开的平方 pred^2 - 2 pred target + target^2 就是这样，它要相减接近 10^8 的数，那里 float 的间距是 8；要直接对差 pred - target 求平方")));
     });
     checks.run(lesson::tr("sgd_step: w = [1, 2], grad [0.5, -1], lr 0.1 -> [0.95, 2.1]",
                "sgd_step：w = [1, 2]，grad [0.5, -1]，lr 0.1 -> [0.95, 2.1]"), [] {
@@ -196,7 +199,7 @@ int main() {
                "sgd_step 在随机的 Linear(3, 2) 上与 pg::optim::SGD 一致"), [] {
         pg::Generator gen(8), gen2(8), data(9);
         pg::nn::Linear mine(3, 2, true, gen), theirs(3, 2, true, gen2);
-        pg::Tensor x = pg::randn({4, 3}, data), target = pg::randn({4, 2}, data);
+        pg::Tensor x = pg::randn({4, 3}, data), target = pg::randn({4, 2}, data), bias_before = mine.bias.detach();
         pg::sum((mine.forward(x) - target) * (mine.forward(x) - target)).backward();
         pg::sum((theirs.forward(x) - target) * (theirs.forward(x) - target)).backward();
         std::vector<pg::Tensor> params = mine.parameters();
@@ -206,9 +209,15 @@ int main() {
         lesson::expect_near("weight", mine.weight.detach(), theirs.weight.detach(), 1e-6,
                             lesson::tr("p -= lr * p.grad, element by element", "p -= lr * p.grad，逐元素计算"));
         lesson::expect_near("bias", mine.bias.detach(), theirs.bias.detach(), 1e-6,
-                            lesson::tr("the weight moved and the bias did not: update every parameter in the list, the last one "
-                            "too (i < params.size())",
-                            "权重动了，偏置没动：要更新列表里的每一个参数，包括最后一个（i < params.size()）"));
+                            lesson::near(mine.bias.detach(), bias_before, 0)
+                                ? lesson::tr("the weight moved and the bias did not: update every parameter in the list, the "
+                                             "last one too (i < params.size())",
+                                             "权重动了，偏置没动：要更新列表里的每一个参数，包括最后一个（i < params.size()）")
+                                : lesson::tr("the weight is right and the bias moved, but not to p - lr * p.grad: update every "
+                                             "parameter the same way, element by element over its p.numel() values, whatever "
+                                             "its shape (the bias is (2), the weight (2,3))",
+                                             "权重对了，偏置也动了，却没有走到 p - lr * p.grad：每个参数都要用同样的方法更新，"
+                                             "不管它是什么形状，都要逐元素走遍它的 p.numel() 个值（偏置是 (2)，权重是 (2,3)）"));
     });
     checks.run(lesson::tr("your two functions fit y = 2x + 1 from w = b = 0 in 60 steps",
                "你的两个函数从 w = b = 0 出发，60 步拟合 y = 2x + 1"), [] {
