@@ -63,8 +63,8 @@ static std::string diagnose(const std::string& fallback) {
     if (small_for(tanh_scaled(0.f)))
         return lesson::tr("a backward that returns 0 passes your check, so your numeric differences are all 0: nudge x's own "
                "values (x.mutable_data().data() of the x you were given), not a copy (x.detach() copies), and "
-               "evaluate f on that x",
-               "一个返回 0 的 backward 通过了你的检查，所以你的数值差分全是 0：要微调 x 自己的值（传给你的那个 x 的 x.mutable_data().data()），而不是副本（x.detach() 会复制），并在那个 x 上计算 f");
+               "evaluate f on that x again after each nudge",
+               "一个返回 0 的 backward 通过了你的检查，所以你的数值差分全是 0：要微调 x 自己的值（传给你的那个 x 的 x.mutable_data().data()），而不是副本（x.detach() 会复制），并在每次微调之后在那个 x 上重新计算 f");
     if (small_for(tanh_scaled(2.f)))
         return lesson::tr("a backward twice too large passes your check, so your numeric derivative is twice too large: "
                "divide L(x + eps) - L(x - eps) by 2 eps, not by eps",
@@ -111,9 +111,9 @@ static void expect_large(const std::string& what, double error, double at_least,
                            lesson::tr(" or more (a buggy backward)", "（有 bug 的 backward）"),
                        lesson::num(error, 6),
                        lesson::tr("your check gives the same number for a correct tanh and for one whose backward is twice "
-                                  "too large: a static variable or a stored result keeps an old answer (or both sides come from "
-                                  "one computation); compute every call from its own f and x",
-                                  "你的检查对正确的 tanh 和 backward 大了一倍的 tanh 给出同一个数：static 变量或存下来的结果留住了旧答案（或者两边出自同一个计算）；每次调用都要用它自己的 f 和 x 来算"));
+                                  "too large: a constant, a static variable or a stored result keeps an old answer (or both sides "
+                                  "come from one computation); compute every call from its own f and x",
+                                  "你的检查对正确的 tanh 和 backward 大了一倍的 tanh 给出同一个数：常量、static 变量或存下来的结果留住了旧答案（或者两边出自同一个计算）；每次调用都要用它自己的 f 和 x 来算"));
     lesson::expect(what, error >= at_least,
                    lesson::tr("an error of ", "误差至少 ") + lesson::num(at_least, 2) +
                        lesson::tr(" or more (a buggy backward)", "（有 bug 的 backward）"),
@@ -169,10 +169,11 @@ int main() {
         pg::Tensor x = (pg::uniform({2, 4}, 1.5f, 2.5f, gen)).requires_grad_();
         double error = error_of([](const pg::Tensor& t) { return pg::exp(t); }, x, 1e-2);
         expect_small("max_gradient_error(exp)", error,
-                     lesson::tr("exp is right, so your numeric side is off where f bends: a one-sided difference "
+                     lesson::tr("exp's backward is right and your check found an error in it, here where exp bends fast "
+                       "(f'' up to 12): your numeric side is off where f bends; a one-sided difference "
                        "(L(x + eps) - L(x)) / eps errs by about eps/2 times f'' (here up to 0.06); use the central "
                        "difference (L(x + eps) - L(x - eps)) / (2 eps)",
-                       "exp 是对的，所以是你的数值那一侧在 f 弯曲的地方出了偏差：单侧差分 (L(x + eps) - L(x)) / eps 的误差约为 eps/2 乘以 f''（这里最多 0.06）；要用中心差分 (L(x + eps) - L(x - eps)) / (2 eps)"));
+                       "exp 的 backward 是对的，你的检查却在它身上报出了误差，而这里 exp 弯得很快（f'' 最大到 12）：你的数值那一侧在 f 弯曲的地方出了偏差；单侧差分 (L(x + eps) - L(x)) / eps 的误差约为 eps/2 乘以 f''（这里最多 0.06）；要用中心差分 (L(x + eps) - L(x - eps)) / (2 eps)"));
     });
     checks.run(lesson::tr("a large f(x): 10 x + 100 on a (40,50), L near 10^4",
                "很大的 f(x)：(40,50) 上的 10 x + 100，L 接近 10^4"), [&] {
@@ -180,9 +181,11 @@ int main() {
         pg::Tensor x = pg::randn({40, 50}, gen, true);
         double error = error_of([](const pg::Tensor& t) { return t * 10.f + 100.f; }, x, 1e-2);
         expect_small("max_gradient_error(10 x + 100)", error,
-                     lesson::tr("add up L = sum(f(x) * r) in double: a float sum of 2000 terms near 100 rounds by more than "
-                       "the change one nudge makes (pg::sum(...).item() is a float too)",
-                       "用 double 累加 L = sum(f(x) * r)：2000 个接近 100 的项用 float 求和，舍入误差会超过一次微调带来的变化（pg::sum(...).item() 也是 float）"));
+                     lesson::tr("10 x + 100 is a straight line, so every central difference is exact on paper, yet your check "
+                       "found an error: L is near 10^4 here, and a float sum of its 2000 terms near 100 rounds by more "
+                       "than the change one nudge makes; add up L = sum(f(x) * r) in double (pg::sum(...).item() is a "
+                       "float too)",
+                       "10 x + 100 是一条直线，每个中心差分在纸面上都是精确的，你的检查却报出了误差：这里 L 接近 10^4，它的 2000 个接近 100 的项用 float 求和，舍入误差会超过一次微调带来的变化；用 double 累加 L = sum(f(x) * r)（pg::sum(...).item() 也是 float）"));
     });
     checks.run(lesson::tr("planted bug: sigmoid without (1 - y)", "埋下的 bug：没有 (1 - y) 的 sigmoid"), [] {
         pg::Generator gen(4);
@@ -196,9 +199,10 @@ int main() {
         pg::Tensor x = pg::randn({3, 4}, gen, true);
         double error = error_of(triple_ignoring_gy, x, 1e-2);
         expect_large("max_gradient_error(triple_ignoring_gy)", error, 0.1,
-                     lesson::tr("with L = sum(f(x)), gy is 1 everywhere and this bug hides: weight f(x) by random numbers r "
-                     "(pg::uniform with a pg::Generator), so that gy = r",
-                     "用 L = sum(f(x)) 时 gy 处处是 1，这个 bug 就藏起来了：要用随机数 r 给 f(x) 加权（用 pg::uniform 和一个 pg::Generator），这样 gy = r"));
+                     lesson::tr("a backward that returns 3 whatever gy is came out right, so your weights r are 1 everywhere "
+                     "(or left out), as with L = sum(f(x)), where gy is 1 and this bug hides; weight f(x) by random "
+                     "numbers r (pg::uniform with a pg::Generator), so that gy = r",
+                     "一个不管 gy 是多少都返回 3 的 backward 被算成了对的，所以你的权重 r 处处是 1（或者根本没有），就像 L = sum(f(x)) 那样，gy 处处是 1，这个 bug 就藏起来了；要用随机数 r 给 f(x) 加权（用 pg::uniform 和一个 pg::Generator），这样 gy = r"));
     });
     checks.run(lesson::tr("planted bug: 2x whose backward is off by 1 at one element of 100",
                "埋下的 bug：2x，它的 backward 在 100 个元素中的一个上差 1"), [] {
@@ -206,9 +210,9 @@ int main() {
         pg::Tensor x = pg::randn({10, 10}, gen, true);
         double error = error_of(check07::double_wrong_at(37), x, 1e-2);
         expect_large("max_gradient_error(double_wrong_at)", error, 0.5,
-                     lesson::tr("one element of 100 is off by 1: return the largest |analytic - numeric| over all elements, "
-                     "not their mean or the last one's",
-                     "100 个元素中有一个差 1：要返回所有元素上最大的 |analytic - numeric|，而不是它们的平均值或最后一个的"));
+                     lesson::tr("one element of 100 (element 37) is off by 1 and your error stayed below 0.5: return the "
+                     "largest |analytic - numeric| over all x.numel() elements, not their mean or the last one's",
+                     "100 个元素中有一个（第 37 个）差 1，你的误差却不到 0.5：要返回全部 x.numel() 个元素上最大的 |analytic - numeric|，而不是它们的平均值或最后一个的"));
     });
     checks.run(lesson::tr("the eps you are given: 0.3, where exp bends within the step", "给你的 eps：0.3，exp 在一步之内就弯了"), [] {
         pg::Generator gen(33);
@@ -220,6 +224,28 @@ int main() {
                      "derivative (here up to 0.18), and your error stayed small: use the eps you are given, not a "
                      "fixed 1e-2 (pg::gradcheck with its default options uses 1e-2; this exercise is your own check)",
                      "eps = 0.3 时，exp 的中心差分误差约为 eps^2/6 乘以它的三阶导数（这里最多 0.18），而你的误差却一直很小：要用给你的 eps，而不是固定的 1e-2（pg::gradcheck 默认选项用 1e-2；这个练习是你自己的检查）"));
+    });
+    checks.run(lesson::tr("relu 0.004 from its kink: no alarm with eps = 0.001, the false alarm with eps = 0.01",
+                          "离拐点 0.004 的 relu：eps = 0.001 时不报警，eps = 0.01 时出现误报"), [&] {
+        pg::Tensor x = pg::tensor({{0.004f, -0.004f, 0.004f}, {-0.004f, 0.004f, -0.004f}}).requires_grad_();
+        auto relu = [](const pg::Tensor& t) { return pg::relu(t); };
+        expect_small(lesson::tr("max_gradient_error(relu) with eps = 0.001", "max_gradient_error(relu)，eps = 0.001"),
+                     error_of(relu, x, 1e-3),
+                     lesson::tr("with eps = 0.001, x - eps and x + eps lie on one side of the kink at 0, where relu is a "
+                                "straight line, so the central difference is exact and a correct check reports about 0; "
+                                "yours found an error, as a step longer than 0.004 would: use the eps you are given",
+                                "eps = 0.001 时，x - eps 和 x + eps 都在拐点 0 的同一侧，relu 在那里是一条直线，所以中心差分"
+                                "是精确的，正确的检查报出的误差约为 0；你的检查却报出了误差，就像用了比 0.004 更长的步长那样："
+                                "要用给你的 eps"));
+        expect_large(lesson::tr("max_gradient_error(relu) with eps = 0.01", "max_gradient_error(relu)，eps = 0.01"),
+                     error_of(relu, x, 1e-2), 0.03,
+                     lesson::tr("with eps = 0.01 the central difference straddles the kink: at x = 0.004 it is "
+                                "(0.014 - 0) / 0.02 = 0.7 where backward says 1, so a central difference with the eps "
+                                "you are given reports 0.3 |r| there, the false alarm, and yours stayed small: use that eps "
+                                "and (L(x + eps) - L(x - eps)) / (2 eps)",
+                                "eps = 0.01 时中心差分跨过了拐点：在 x = 0.004 处它是 (0.014 - 0) / 0.02 = 0.7，"
+                                "而 backward 说是 1，所以用给你的 eps 做中心差分会在那里报出 0.3 |r|，也就是误报，"
+                                "你的误差却一直很小：要用这个 eps，并用 (L(x + eps) - L(x - eps)) / (2 eps)"));
     });
     checks.run(lesson::tr("x keeps its values", "x 保持原来的值"), [] {
         pg::Generator gen(6);
@@ -233,12 +259,16 @@ int main() {
         pg::Generator gen(7);
         pg::Tensor x = pg::randn({2, 3}, gen, true);
         auto f = [](const pg::Tensor& t) { return pg::exp(t); };
-        error_of(f, x, 1e-2);
+        double first = error_of(f, x, 1e-2);
         double error = error_of(f, x, 1e-2);
         expect_small(lesson::tr("the second max_gradient_error(exp)", "第二次的 max_gradient_error(exp)"), error,
-                     lesson::tr("gradients accumulate: call x.zero_grad() before backward, or the first call's gradient is "
-                       "added to the second's",
-                       "梯度会累加：在 backward 之前调用 x.zero_grad()，否则第一次调用的梯度会加到第二次上"));
+                     first > 1e-3 ? small_hint
+                                  : lesson::tr("the first call on this x gave " + lesson::num(first, 6) + ", the second " +
+                                                   lesson::num(error, 6) + ": gradients accumulate: call x.zero_grad() "
+                                                   "before backward, or the first call's gradient is added to the second's",
+                                               "在这个 x 上第一次调用得到 " + lesson::num(first, 6) + "，第二次得到 " +
+                                                   lesson::num(error, 6) + "：梯度会累加：在 backward 之前调用 x.zero_grad()，"
+                                                   "否则第一次调用的梯度会加到第二次上"));
     });
     return checks.finish();
 }
