@@ -226,7 +226,7 @@ int main() {
                      "eps = 0.3 时，exp 的中心差分误差约为 eps^2/6 乘以它的三阶导数（这里最多 0.18），而你的误差却一直很小：要用给你的 eps，而不是固定的 1e-2（pg::gradcheck 默认选项用 1e-2；这个练习是你自己的检查）"));
     });
     checks.run(lesson::tr("relu 0.004 from its kink: no alarm with eps = 0.001, the false alarm with eps = 0.01",
-                          "离拐点 0.004 的 relu：eps = 0.001 时不报警，eps = 0.01 时出现误报"), [&] {
+                          "离拐点 0.004 的 relu：eps = 0.001 时不报警，eps = 0.01 时出现误报"), [] {
         pg::Tensor x = pg::tensor({{0.004f, -0.004f, 0.004f}, {-0.004f, 0.004f, -0.004f}}).requires_grad_();
         auto relu = [](const pg::Tensor& t) { return pg::relu(t); };
         expect_small(lesson::tr("max_gradient_error(relu) with eps = 0.001", "max_gradient_error(relu)，eps = 0.001"),

@@ -66,7 +66,9 @@ static bool right_with_largest_first(const pg::Tensor& logits, const pg::Tensor&
         if (top == 0) continue;
         moved = true;
         std::swap(row[0], row[static_cast<size_t>(top)]);
-        if (static_cast<long>(t[r]) != ignore_index && (t[r] == 0 || t[r] == top)) t[r] = t[r] == 0 ? top : 0;
+        if (static_cast<long>(t[r]) == ignore_index) continue;
+        if (t[r] == 0) t[r] = top;
+        else if (t[r] == top) t[r] = 0;
     }
     if (!moved) return false;
     const pg::Tensor swapped = pg::tensor(z, {N, C}), swapped_targets = pg::tensor(t, {N});

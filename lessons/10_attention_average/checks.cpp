@@ -109,12 +109,12 @@ static std::string diagnose(const pg::Tensor& scores, const pg::Tensor& v, const
         } catch (const std::exception&) {
         }
         if (first_far_below >= 0 && first_largest_finite) {
-            const std::string t = std::to_string(first_far_below);
-            return lesson::tr("inf or nan in row " + t + ", whose largest score is far above its first, scores[" + t +
+            const std::string row = std::to_string(first_far_below);
+            return lesson::tr("inf or nan in row " + row + ", whose largest score is far above its first, scores[" + row +
                                   "][0], while every row whose first score is its largest came out finite: subtract the "
                                   "largest of all t + 1 scores scores[t][0..t], not its first score (nor the largest of "
                                   "the scores before t alone)",
-                              "第 " + t + " 行出现了 inf 或 nan，这一行最大的分数远高于它的第一个分数 scores[" + t +
+                              "第 " + row + " 行出现了 inf 或 nan，这一行最大的分数远高于它的第一个分数 scores[" + row +
                                   "][0]，而第一个分数就是最大值的那些行都是有限的：要减去 scores[t][0..t] 这全部 t + 1 "
                                   "个分数里最大的那个，而不是它的第一个分数（也不是只在 t 之前的分数里取的最大值）");
         }
