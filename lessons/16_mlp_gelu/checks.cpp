@@ -256,15 +256,18 @@ int main() {
                                              "mlp.fc.bias), exercise::gelu, and pg::linear(.., mlp.out.weight, mlp.out.bias)",
                                              "mlp.forward 也会调用 pg::gelu；请用 pg::linear(x, mlp.fc.weight, mlp.fc.bias)、exercise::gelu 和 pg::linear(.., mlp.out.weight, mlp.out.bias) 来构建"));
     });
-    checks.run(lesson::tr("feed_forward works on each position alone", "feed_forward 对每个位置单独计算"), [] {
+    checks.run(lesson::tr("feed_forward works on each position alone: the first and the last of five",
+                          "feed_forward 对每个位置单独计算：五个位置中的第一个和最后一个"), [] {
         pg::Generator gen(162);
         pg::nn::MLP mlp(4, 0.f, gen);
         pg::Tensor x = pg::randn({1, 5, 4}, gen);
         pg::Tensor y = call_ff(mlp, x);
-        pg::Tensor first = call_ff(mlp, pg::slice(x, 1, 0, 1));
-        lesson::expect_near(lesson::tr("position 0 computed alone", "单独计算的位置 0"), first, pg::slice(y, 1, 0, 1), 1e-5,
-                            lesson::tr("nothing in the MLP looks at other positions: no sum or mean over T",
-                                       "MLP 里没有任何东西会看其他位置：不在 T 上求和或求均值"));
+        for (long t : {0, 4})
+            lesson::expect_near(lesson::tr("position ", "单独计算的位置 ") + std::to_string(t) +
+                                    lesson::tr(" computed alone", ""),
+                                call_ff(mlp, pg::slice(x, 1, t, t + 1)), pg::slice(y, 1, t, t + 1), 1e-5,
+                                lesson::tr("nothing in the MLP looks at other positions: no sum or mean over T",
+                                           "MLP 里没有任何东西会看其他位置：不在 T 上求和或求均值"));
     });
     return checks.finish();
 }
