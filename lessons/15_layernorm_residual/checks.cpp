@@ -203,6 +203,10 @@ int main() {
         pg::Tensor y = call_ln(x, w, b, 1e-5f);
         lesson::expect_near("layer_norm([5, 5, 5, 5])", y, b, 1e-6, diagnosis(x, w, b, 1e-5f, y));
     });
+    checks.run(lesson::tr("10 x + 7 = [17, 27, 37, 67] normalises as x = [1, 2, 3, 6] does",
+                          "10 x + 7 = [17, 27, 37, 67] 归一化的结果和 x = [1, 2, 3, 6] 一样"), [] {
+        expect_ln("layer_norm([17, 27, 37, 67])", pg::tensor({17.f, 27.f, 37.f, 67.f}), pg::ones({4}), pg::zeros({4}), 1e-5f);
+    });
     checks.run(lesson::tr("a tiny variance: eps inside the square root", "极小的方差：eps 在平方根里面"), [] {
         expect_ln("layer_norm([0, 0.001, 0, 0.001])", pg::tensor({0.f, 0.001f, 0.f, 0.001f}), pg::ones({4}),
                   pg::zeros({4}), 1e-5f);
