@@ -169,9 +169,9 @@ int main() {
     using namespace check17;
     lesson::Checks checks("17", "transformer_block");
     checks.run(lesson::tr("parameter count for C = 8", "C = 8 时的参数个数"), [] { expect_count(8, 872); });
-    checks.run(lesson::tr("parameter count against num_parameters() for C = 4, 12, 64, 128",
-                          "C = 4、12、64、128 时的参数个数，与 num_parameters() 对比"), [] {
-        for (size_t C : {4, 12, 64, 128}) {
+    checks.run(lesson::tr("parameter count against num_parameters() for C = 4, 12, 16, 64, 128",
+                          "C = 4、12、16、64、128 时的参数个数，与 num_parameters() 对比"), [] {
+        for (size_t C : {4, 12, 16, 64, 128}) {
             pg::Generator gen(1);
             pg::nn::Block block(C, 4, 0.f, gen);
             expect_count(C, block.num_parameters());
