@@ -214,6 +214,13 @@ int main() {
         pg::Generator gen(131);
         expect_merge("merge_heads(y)", pg::randn({2, 2, 3, 4}, gen));
     });
+    checks.run(lesson::tr("one head and head size 1: labelled (2,3,4) in 1 head and in 4 heads, and (2,1,3,4), (2,4,3,1) merged",
+                          "只有一个头，以及头大小为 1：带标签的 (2,3,4) 分成 1 个头和 4 个头，再合并 (2,1,3,4) 和 (2,4,3,1)"), [] {
+        expect_split("split_heads(x, 1)", labelled({2, 3, 4}), 1);
+        expect_split("split_heads(x, 4)", labelled({2, 3, 4}), 4);
+        expect_merge("merge_heads(y (2,1,3,4))", labelled({2, 1, 3, 4}));
+        expect_merge("merge_heads(y (2,4,3,1))", labelled({2, 4, 3, 1}));
+    });
     checks.run(lesson::tr("merge(split(x)) is x: (2,5,8) in 4 heads", "merge(split(x)) 就是 x：(2,5,8) 分成 4 个头"), [] {
         pg::Generator gen(132);
         pg::Tensor x = pg::randn({2, 5, 8}, gen);
@@ -228,10 +235,11 @@ int main() {
         lesson::expect(lesson::tr("split_heads' result", "split_heads 的结果"), s.requires_grad(),
                        lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
-                       lesson::tr("build it from pg::reshape and pg::transpose, not pg::tensor(values) filled in a loop: "
-                                  "training must reach the qkv Linear through the heads",
-                                  "用 pg::reshape 和 pg::transpose 来构建，而不是在循环里填好的 pg::tensor(values)："
-                                  "训练必须能穿过各个头到达 qkv 那个 Linear"));
+                       lesson::tr("x requires grad and your heads do not: they were built outside the graph (values "
+                                  "copied into pg::tensor(values), or a .detach()); build it from pg::reshape and "
+                                  "pg::transpose: training must reach the qkv Linear through the heads",
+                                  "x 需要梯度，你的各个头却不需要：它们是在计算图之外构建的（把值复制进了 pg::tensor(values)，"
+                                  "或者用了 .detach()）；用 pg::reshape 和 pg::transpose 来构建：训练必须能穿过各个头到达 qkv 那个 Linear"));
         pg::Tensor r = pg::randn({2, 3, 3, 2}, gen);
         pg::sum(s * r).backward();
         lesson::expect_near(lesson::tr("x.grad() after split_heads", "split_heads 之后的 x.grad()"), x.grad(),
@@ -243,10 +251,11 @@ int main() {
         lesson::expect(lesson::tr("merge_heads' result", "merge_heads 的结果"), m.requires_grad(),
                        lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
-                       lesson::tr("build it from pg::transpose and pg::reshape, not pg::tensor(values) filled in a loop: "
-                                  "training must reach the heads through the merge",
-                                  "用 pg::transpose 和 pg::reshape 来构建，而不是在循环里填好的 pg::tensor(values)："
-                                  "训练必须能穿过合并到达各个头"));
+                       lesson::tr("y requires grad and your merge does not: it was built outside the graph (values "
+                                  "copied into pg::tensor(values), or a .detach()); build it from pg::transpose and "
+                                  "pg::reshape: training must reach the heads through the merge",
+                                  "y 需要梯度，你合并的结果却不需要：它是在计算图之外构建的（把值复制进了 pg::tensor(values)，"
+                                  "或者用了 .detach()）；用 pg::transpose 和 pg::reshape 来构建：训练必须能穿过合并到达各个头"));
         pg::Tensor r2 = pg::randn({2, 4, 6}, gen);
         pg::sum(m * r2).backward();
         lesson::expect_near(lesson::tr("y.grad() after merge_heads", "merge_heads 之后的 y.grad()"), y.grad(),

@@ -208,10 +208,13 @@ int main() {
         throw lesson::CheckFailed(lesson::tr("embed with T = 5 and wpe (4,3)", "T = 5、wpe 为 (4,3) 时的 embed"),
                                   lesson::tr("an error (there is no position 4)", "一个错误（没有位置 4）"),
                                   lesson::tr("it returned normally", "它正常返回了"),
-                                  lesson::tr("pg::embedding(wpe, pg::arange(T)) and pg::slice(wpe, 0, 0, T) both throw "
-                                             "when T is past wpe's rows; reading past the end does not",
-                                             "T 超出 wpe 的行数时，pg::embedding(wpe, pg::arange(T)) 和 pg::slice(wpe, 0, 0, T) "
-                                             "都会抛出异常；越过末尾去读则不会"));
+                                  lesson::tr("wpe has rows for positions 0..3 only, and your embed gave a result for position 4 "
+                                             "all the same: read past wpe's end, or a position clamped or wrapped into 0..3; "
+                                             "pg::embedding(wpe, pg::arange(T)) and pg::slice(wpe, 0, 0, T) both throw when T is "
+                                             "past wpe's rows",
+                                             "wpe 只有位置 0..3 的行，你的 embed 却照样给出了位置 4 的结果：要么越过 wpe 的末尾去读了，"
+                                             "要么把位置限制在了 0..3 之内（截到最后一行，或者取模）；T 超出 wpe 的行数时，pg::embedding(wpe, pg::arange(T)) "
+                                             "和 pg::slice(wpe, 0, 0, T) 都会抛出异常"));
     });
     checks.run(lesson::tr("the gradient reaches wte and wpe", "梯度能到达 wte 和 wpe"), [] {
         pg::Generator gen(144);
@@ -226,9 +229,11 @@ int main() {
         lesson::expect(lesson::tr("embed's result", "embed 的结果"), x.requires_grad(),
                        lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
                        lesson::tr("no gradient history", "没有梯度历史"),
-                       lesson::tr("build it with pg ops (pg::embedding, pg::slice, +), not pg::tensor(values): training "
-                                  "must reach wte and wpe through it",
-                                  "用 pg 运算（pg::embedding、pg::slice、+）来构建，而不是 pg::tensor(values)："
+                       lesson::tr("wte and wpe require grad and your x does not: it was built outside the graph (values "
+                                  "copied into pg::tensor(values), or a .detach()); build it with pg ops (pg::embedding, "
+                                  "pg::slice, +): training must reach wte and wpe through it",
+                                  "wte 和 wpe 都需要梯度，你的 x 却不需要：它是在计算图之外构建的（把值复制进了 "
+                                  "pg::tensor(values)，或者用了 .detach()）；用 pg 运算（pg::embedding、pg::slice、+）来构建："
                                   "训练必须能穿过它到达 wte 和 wpe"));
         pg::sum(x * r).backward();
         for (auto [name, table] : {std::pair{"wte", wte}, std::pair{"wpe", wpe}})

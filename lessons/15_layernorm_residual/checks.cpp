@@ -91,19 +91,20 @@ inline bool close(const pg::Tensor& a, const pg::Tensor& b) {
     return true;
 }
 
-inline bool has_nan(const pg::Tensor& t) {
-    for (size_t i = 0; i < t.numel(); ++i)
-        if (std::isnan(t.ptr()[i])) return true;
-    return false;
-}
-
 // Which slip your result matches: the first variant it equals names the mistake.
 inline std::string diagnosis(const pg::Tensor& x, const pg::Tensor& w, const pg::Tensor& b, float eps,
                              const pg::Tensor& got) {
     auto is = [&](Variant v, float e) { return close(got, variant(x, w, b, e, v)); };
     Variant v;
     v.no_eps = true;
-    if (is(v, eps)) return no_eps_hint();
+    if (is(v, eps)) {  // on rows of variance 0 that answer is all nan, as any 0 / 0 is: then say only what was seen
+        const std::vector<float> values = got.to_vector();
+        if (!std::all_of(values.begin(), values.end(), [](float y) { return std::isnan(y); })) return no_eps_hint();
+        return lesson::tr("every value came out nan, as (x - mean) / sqrt(variance) gives where the variance is 0 (0 / 0): "
+                          "most likely eps is missing; divide by sqrt(variance + eps)",
+                          "每个值都是 nan，正是 (x - mean) / sqrt(variance) 在方差为 0 时给出的结果（0 / 0）：最可能是缺了 eps；"
+                          "请除以 sqrt(variance + eps)");
+    }
     v = {};
     v.unbiased = true;
     if (x.size(-1) > 1 && is(v, eps)) return unbiased_hint();
@@ -125,7 +126,12 @@ inline std::string diagnosis(const pg::Tensor& x, const pg::Tensor& w, const pg:
         v.C_dim = d;
         if (x.size(d) != x.size(-1) && x.size(d) > 1 && is(v, eps)) return wrong_c_hint();
     }
-    if (has_nan(got)) return no_eps_hint();
+    if (!lesson::all_finite(got))
+        return lesson::tr("your result has nan or inf where pg::layer_norm's has none, and it matches none of the usual slips: "
+                          "something was divided by 0 or a value never computed; sqrt(var + eps) is never 0, so look at your "
+                          "other divisions and at every y[r * C + c] being written",
+                          "你的结果里有 nan 或 inf，而 pg::layer_norm 的结果里没有，它也不符合任何一种常见失误：某处除以了 0，"
+                          "或者某个值从没算过；sqrt(var + eps) 永远不为 0，所以看看你的其他除法，以及每个 y[r * C + c] 是否都写到了");
     return lesson::tr("per row of the last dim: mean, then the mean of the squared deviations (divide by C), then "
                       "(x_c - mean) / sqrt(var + eps) * weight[c] + bias[c]; weight[c] and bias[c] go with column c",
                       "对最后一维的每一行：先求均值，再求偏差平方的平均值（除以 C），然后 (x_c - mean) / sqrt(var + eps) * weight[c] + bias[c]；weight[c] 和 bias[c] 对应第 c 列");
@@ -196,6 +202,10 @@ int main() {
                    b = pg::tensor({0.5f, -0.5f, 0.f, 1.f});
         pg::Tensor y = call_ln(x, w, b, 1e-5f);
         lesson::expect_near("layer_norm([5, 5, 5, 5])", y, b, 1e-6, diagnosis(x, w, b, 1e-5f, y));
+    });
+    checks.run(lesson::tr("10 x + 7 = [17, 27, 37, 67] normalises as x = [1, 2, 3, 6] does",
+                          "10 x + 7 = [17, 27, 37, 67] 归一化的结果和 x = [1, 2, 3, 6] 一样"), [] {
+        expect_ln("layer_norm([17, 27, 37, 67])", pg::tensor({17.f, 27.f, 37.f, 67.f}), pg::ones({4}), pg::zeros({4}), 1e-5f);
     });
     checks.run(lesson::tr("a tiny variance: eps inside the square root", "极小的方差：eps 在平方根里面"), [] {
         expect_ln("layer_norm([0, 0.001, 0, 0.001])", pg::tensor({0.f, 0.001f, 0.f, 0.001f}), pg::ones({4}),

@@ -39,9 +39,11 @@ inline std::string cube_outside_hint() {
                       "0.044715 x^3 放在了 sqrt(2/pi) 的外面：括号里要包含两项，u = sqrt(2/pi) * (x + 0.044715 x^3)");
 }
 inline std::string exp_tanh_hint() {
-    return lesson::tr("nan far out: tanh written as (e^u - e^-u) / (e^u + e^-u), and e^u overflows to inf for u past 88 in "
-                      "float (709 in double), so inf / inf = nan; use std::tanh, which saturates at -1 and 1",
-                      "远处出现 nan：tanh 写成了 (e^u - e^-u) / (e^u + e^-u)，而 u 超过 88 时 e^u 在 float 里溢出为 inf（double 里是 709），于是 inf / inf = nan；请用 std::tanh，它会在 -1 和 1 处饱和");
+    return lesson::tr("nan far out: tanh written with exponentials, as (e^u - e^-u) / (e^u + e^-u); your values are nan or inf "
+                      "only where |u| is past 88, where e^u overflows to inf in float (709 in double), and inf / inf = nan; "
+                      "use std::tanh, which saturates at -1 and 1",
+                      "远处出现 nan：tanh 是用指数写的，比如 (e^u - e^-u) / (e^u + e^-u)；你的值只在 |u| 超过 88 的地方是 nan 或 inf，"
+                      "在那里 e^u 在 float 里溢出为 inf（double 里是 709），于是 inf / inf = nan；请用 std::tanh，它会在 -1 和 1 处饱和");
 }
 
 inline double tanh_approx(double v, double k, bool cube_inside, bool square) {
@@ -63,17 +65,27 @@ inline std::vector<std::pair<std::string, std::function<double(double)>>> gelu_s
     };
 }
 
-inline bool has_nan(const pg::Tensor& t) {
-    for (size_t i = 0; i < t.numel(); ++i)
-        if (!std::isfinite(t.ptr()[i])) return true;
-    return false;
+// Right wherever e^|u| fits in a float, nan or inf somewhere past it (|u| > 88): a tanh built from exponentials.
+inline bool overflowed_tanh(const pg::Tensor& x, const pg::Tensor& got) {
+    const double k = std::sqrt(2.0 / kPi);
+    bool overflowed = false;
+    for (size_t i = 0; i < x.numel(); ++i) {
+        double v = x.ptr()[i], u = k * (v + 0.044715 * v * v * v), want = 0.5 * v * (1 + std::tanh(u));
+        if (!std::isfinite(got.ptr()[i])) {
+            if (std::fabs(u) <= 88) return false;
+            overflowed = true;
+        } else if (std::fabs(got.ptr()[i] - want) > 2e-5 * std::max(1.0, std::fabs(want))) {
+            return false;
+        }
+    }
+    return overflowed;
 }
 
 inline std::string gelu_diagnosis(const pg::Tensor& x, const pg::Tensor& got) {
     if (got.shape() != x.shape())
         return lesson::tr("gelu works on every element on its own: return pg::tensor(values, x.shape()), the shape of x",
                           "gelu 对每个元素单独计算：return pg::tensor(values, x.shape())，即 x 的形状");
-    if (has_nan(got)) return exp_tanh_hint();
+    if (overflowed_tanh(x, got)) return exp_tanh_hint();
     for (const auto& [hint, f] : gelu_slips()) {
         bool all = true;
         for (size_t i = 0; i < x.numel() && all; ++i) {
@@ -82,23 +94,33 @@ inline std::string gelu_diagnosis(const pg::Tensor& x, const pg::Tensor& got) {
         }
         if (all) return hint;
     }
+    for (size_t i = 0; i < x.numel(); ++i)
+        if (!std::isfinite(got.ptr()[i]))
+            return "gelu(" + lesson::num(x.ptr()[i], 2) + lesson::tr(") came out ", ") 得到了 ") +
+                   lesson::num(got.ptr()[i], 4) +
+                   lesson::tr(": gelu is finite for every finite x (about x far right, about 0 far left); look for a "
+                              "division or an exp that overflows there",
+                              "：对每个有限的 x，gelu 都是有限的（右边远处约为 x，左边远处约为 0）；找找那里溢出的除法或 exp");
     return lesson::tr("0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) for every element: sqrt(2/pi) = 0.7979, the cube "
                       "x*x*x, and the 0.5 x in front",
                       "对每个元素计算 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))：sqrt(2/pi) = 0.7979，立方是 x*x*x，前面还有 0.5 x");
 }
 
-inline pg::Tensor call_gelu(const pg::Tensor& x) { return exercise::gelu(x); }
+// Your gelu, and an answer repeated from an earlier call caught: the same as what gelu returned for an
+// earlier x (whose right answer differs) is a constant or a static.
+inline pg::Tensor call_gelu(const pg::Tensor& x) {
+    static std::vector<pg::Tensor> earlier;  // what gelu returned in the checks before
+    pg::Tensor got = exercise::gelu(x);
+    if (lesson::came_back(got, pg::gelu(x.detach()), earlier, 0.0, 1e-4))
+        throw lesson::CheckFailed("gelu", lesson::tr("values computed from this call's x", "由这一次调用的 x 算出的值"),
+                                  lesson::tr("the values of an earlier call", "先前一次调用的值"),
+                                  lesson::came_back_hint({"gelu values", "gelu 值"}, {"x", "x"}, lesson::Noun::plural));
+    return got;
+}
 
 inline void expect_gelu(const std::string& what, const pg::Tensor& x, const pg::Tensor& want, double tol) {
-    static pg::Tensor last_x, last_got;  // the previous call: an answer that stays put while x changes is a stored one
     pg::Tensor got = call_gelu(x);
-    const bool repeated = last_x.numel() > 0 && !lesson::near(last_x, x, 0.0) && lesson::near(last_got, got, 0.0);
-    last_x = x.detach(), last_got = got.detach();
-    lesson::expect_near(what, got, want, tol,
-                        repeated ? lesson::tr("the same values as for the previous input: compute gelu from this call's x "
-                                              "every time (no static, no stored answer)",
-                                              "和上一次输入给出的值一模一样：每次都要用这一次的 x 来算 gelu（不要用 static，也不要存下上次的答案）")
-                                 : gelu_diagnosis(x, got));
+    lesson::expect_near(what, got, want, tol, gelu_diagnosis(x, got));
 }
 
 // ---- feed_forward ----
@@ -151,31 +173,42 @@ inline std::string ff_diagnosis(const pg::nn::MLP& mlp, const pg::Tensor& x, con
                       "pg::linear(x, mlp.fc.weight, mlp.fc.bias) 得到 (B,T,4C)；对它做 exercise::gelu；然后 pg::linear(.., mlp.out.weight, mlp.out.bias) 变回 (B,T,C)；两个 bias 都要保留");
 }
 
+// Your feed_forward, with a ShapeError turned into a hint and an answer repeated from an earlier call caught.
 inline pg::Tensor call_ff(const pg::nn::MLP& mlp, const pg::Tensor& x) {
+    static std::vector<pg::Tensor> earlier;  // what feed_forward returned in the checks before
+    pg::Tensor got;
     try {
-        return exercise::feed_forward(mlp, x);
+        got = exercise::feed_forward(mlp, x);
     } catch (const pg::ShapeError& e) {
+        const pg::Tensor h = pg::linear(x, mlp.fc.weight, mlp.fc.bias);  // what your gelu is given
+        const pg::Shape gelu_shape = exercise::gelu(h).shape();
         throw lesson::CheckFailed("feed_forward(mlp, x " + lesson::str(x.shape()) + ")", "(B,T,C)",
                                   lesson::tr("a ShapeError: ", "抛出了 ShapeError：") + e.what(),
-                                  lesson::tr("a Linear's weight is (out, in): fc.weight is (4C, C), out.weight (C, 4C); "
-                                             "pg::linear(x, W, b) computes x W^T + b, so pass the weights as they are, fc "
-                                             "first, and do not pg::matmul by W itself",
-                                             "Linear 的权重是 (out, in)：fc.weight 是 (4C, C)，out.weight 是 (C, 4C)；"
-                                             "pg::linear(x, W, b) 计算的是 x W^T + b，所以按原样传入权重，先 fc，"
-                                             "也不要自己用 pg::matmul 乘 W"));
+                                  gelu_shape != h.shape()
+                                      ? lesson::tr("fc's output has shape ", "fc 的输出形状是 ") + lesson::str(h.shape()) +
+                                            lesson::tr(" and your exercise::gelu gives back ",
+                                                       "，你的 exercise::gelu 却返回了 ") +
+                                            lesson::str(gelu_shape) +
+                                            lesson::tr(": gelu gives back the shape it is given; fix gelu first (its own "
+                                                       "checks above say how)",
+                                                       "：gelu 返回的形状应与输入相同；先修好 gelu（上面它自己的检查会告诉你怎么修）")
+                                      : lesson::tr("a Linear's weight is (out, in): fc.weight is (4C, C), out.weight (C, 4C); "
+                                                   "pg::linear(x, W, b) computes x W^T + b, so pass the weights as they are, "
+                                                   "fc first, and do not pg::matmul by W itself",
+                                                   "Linear 的权重是 (out, in)：fc.weight 是 (4C, C)，out.weight 是 (C, 4C)；"
+                                                   "pg::linear(x, W, b) 计算的是 x W^T + b，所以按原样传入权重，先 fc，"
+                                                   "也不要自己用 pg::matmul 乘 W"));
     }
+    if (lesson::came_back(got, mlp.forward(x), earlier, 0.0, 1e-4))
+        throw lesson::CheckFailed("feed_forward", lesson::tr("an output computed from this call's mlp and x", "由这一次调用的 mlp 和 x 算出的输出"),
+                                  lesson::tr("the output of an earlier call", "先前一次调用的输出"),
+                                  lesson::came_back_hint({"MLP output", "MLP 输出"}, {"mlp and x", "mlp 和 x"}));
+    return got;
 }
 
 inline void expect_ff(const std::string& what, const pg::nn::MLP& mlp, const pg::Tensor& x, double tol) {
-    static pg::Tensor last_x, last_got;  // the previous call: an answer that stays put while x changes is a stored one
     pg::Tensor got = call_ff(mlp, x);
-    const bool repeated = last_x.numel() > 0 && !lesson::near(last_x, x, 0.0) && lesson::near(last_got, got, 0.0);
-    last_x = x.detach(), last_got = got.detach();
-    lesson::expect_near(what, got, mlp.forward(x), tol,
-                        repeated ? lesson::tr("feed_forward gave the same values as for the previous input: compute it from "
-                                              "this call's mlp and x every time (no static, no stored answer)",
-                                              "feed_forward 给出的值和上一次输入的一模一样：每次都要用这一次的 mlp 和 x 来算（不要用 static，也不要存下上次的答案）")
-                                 : ff_diagnosis(mlp, x, got));
+    lesson::expect_near(what, got, mlp.forward(x), tol, ff_diagnosis(mlp, x, got));
 }
 
 }  // namespace check16
@@ -223,15 +256,18 @@ int main() {
                                              "mlp.fc.bias), exercise::gelu, and pg::linear(.., mlp.out.weight, mlp.out.bias)",
                                              "mlp.forward 也会调用 pg::gelu；请用 pg::linear(x, mlp.fc.weight, mlp.fc.bias)、exercise::gelu 和 pg::linear(.., mlp.out.weight, mlp.out.bias) 来构建"));
     });
-    checks.run(lesson::tr("feed_forward works on each position alone", "feed_forward 对每个位置单独计算"), [] {
+    checks.run(lesson::tr("feed_forward works on each position alone: the first and the last of five",
+                          "feed_forward 对每个位置单独计算：五个位置中的第一个和最后一个"), [] {
         pg::Generator gen(162);
         pg::nn::MLP mlp(4, 0.f, gen);
         pg::Tensor x = pg::randn({1, 5, 4}, gen);
         pg::Tensor y = call_ff(mlp, x);
-        pg::Tensor first = call_ff(mlp, pg::slice(x, 1, 0, 1));
-        lesson::expect_near(lesson::tr("position 0 computed alone", "单独计算的位置 0"), first, pg::slice(y, 1, 0, 1), 1e-5,
-                            lesson::tr("nothing in the MLP looks at other positions: no sum or mean over T",
-                                       "MLP 里没有任何东西会看其他位置：不在 T 上求和或求均值"));
+        for (long t : {0, 4})
+            lesson::expect_near(lesson::tr("position ", "单独计算的位置 ") + std::to_string(t) +
+                                    lesson::tr(" computed alone", ""),
+                                call_ff(mlp, pg::slice(x, 1, t, t + 1)), pg::slice(y, 1, t, t + 1), 1e-5,
+                                lesson::tr("nothing in the MLP looks at other positions: no sum or mean over T",
+                                           "MLP 里没有任何东西会看其他位置：不在 T 上求和或求均值"));
     });
     return checks.finish();
 }

@@ -2,7 +2,7 @@
 // mistake 2: the 0.5 in front forgotten => the 0.5 in front is missing
 // mistake 3: the square x*x instead of the cube => you used the square, not the cube
 // mistake 4: the exact x Phi(x) with erf, not the tanh approximation => you computed the exact x Phi(x) with erf
-// mistake 5: tanh written with exponentials, which overflow far out => e^u overflows to inf
+// mistake 5: tanh written with exponentials, which overflow far out => nan far out: tanh written with exponentials
 // mistake 6: the library's pg::gelu called => you called pg::gelu
 // mistake 7: the bracket misread, tanh(sqrt(2/pi) x + 0.044715 x^3) => 0.044715 x^3 outside the sqrt(2/pi)
 // mistake 8: ReLU between the Linears => ReLU in the middle
@@ -15,8 +15,8 @@
 // mistake 15: out without its bias => out without its bias
 // mistake 16: ReLU written in place of GELU => your values are relu(x), max(0, x)
 // mistake 17: the x in front dropped, 0.5 (1 + tanh(u)) => the x in front is missing
-// mistake 18: gelu keeps its first answer in a static => the same values as for the previous input
-// mistake 19: feed_forward keeps its first answer in a static => feed_forward gave the same values as for the previous input
+// mistake 18: gelu keeps its first answer in a static => your gelu values are exactly the ones your function returned for an earlier, different input
+// mistake 19: feed_forward keeps its first answer in a static => your MLP output is exactly the one your function returned for an earlier, different input
 // Lesson 16's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include <cmath>

@@ -108,16 +108,59 @@ inline std::string forward_diagnosis(pg::nn::Block& b, const pg::Tensor& x, cons
                       "前归一化：对*进入*每个子层的东西做归一化，ln1 在 attn 之前，ln2 在 mlp 之前，再把子层的输出加到未归一化的残差流上：h = x + attn(ln1(x))，y = h + mlp(ln2(h))");
 }
 
-inline void expect_forward(const std::string& what, pg::nn::Block& block, const pg::Tensor& x, double tol) {
-    static pg::Tensor last_x, last_got;  // the previous call: an answer that stays put while x changes is a stored one
+// Your block_forward, and an answer repeated from an earlier call caught: the same as what it returned for
+// an earlier block and input (whose right answer differs) is a constant or a static.
+inline pg::Tensor call_forward(pg::nn::Block& block, const pg::Tensor& x) {
+    static std::vector<pg::Tensor> earlier;  // what block_forward returned in the checks before
     pg::Tensor got = exercise::block_forward(parts_of(block), x);
-    const bool repeated = last_x.numel() > 0 && !lesson::near(last_x, x, 0.0) && lesson::near(last_got, got, 0.0);
-    last_x = x.detach(), last_got = got.detach();
-    lesson::expect_near(what, got, block.forward(x), tol,
-                        repeated ? lesson::tr("block_forward gave the same values as for the previous block and input: "
-                                              "compute it from this call's parts and x every time (no static, no stored answer)",
-                                              "block_forward 给出的值和上一个块、上一次输入的一模一样：每次都要用这一次的部件和 x 来算（不要用 static，也不要存下上次的答案）")
-                                 : forward_diagnosis(block, x, got));
+    if (lesson::came_back(got, block.forward(x), earlier, 0.0, 1e-5))
+        throw lesson::CheckFailed("block_forward",
+                                  lesson::tr("an output computed from this call's parts and x", "由这一次调用的部件和 x 算出的输出"),
+                                  lesson::tr("the output of an earlier call", "先前一次调用的输出"),
+                                  lesson::came_back_hint({"output", "输出"}, {"parts and x", "部件和 x"}));
+    return got;
+}
+
+inline void expect_forward(const std::string& what, pg::nn::Block& block, const pg::Tensor& x, double tol) {
+    pg::Tensor got = call_forward(block, x);
+    lesson::expect_near(what, got, block.forward(x), tol, forward_diagnosis(block, x, got));
+}
+
+// x.grad() for L = sum(f(x) * r), x a fresh leaf with x's values.
+inline pg::Tensor grad_of(const std::function<pg::Tensor(const pg::Tensor&)>& f, const pg::Tensor& x,
+                          const pg::Tensor& r) {
+    pg::Tensor leaf = x.detach();
+    leaf.requires_grad_();
+    pg::sum(f(leaf) * r).backward();
+    return leaf.grad();
+}
+
+// What x.grad() is when a residual adds a detached stream: the first one (x.detach()) or the second (h.detach()).
+inline std::string gradient_diagnosis(pg::nn::Block& b, const pg::Tensor& x, const pg::Tensor& r, const pg::Tensor& got) {
+    auto detached = [&b](bool first) {
+        return [&b, first](const pg::Tensor& t) {
+            pg::Tensor h = (first ? t.detach() : t) + b.attn.forward(b.ln1.forward(t));
+            return (first ? h : h.detach()) + b.mlp.forward(b.ln2.forward(h));
+        };
+    };
+    return lesson::name_the_mistake(
+        got,
+        {{[&] { return grad_of(detached(true), x, r); },
+          lesson::tr("add x itself, not x.detach(): your x.grad() is the one of h = x.detach() + attn(ln1(x)), which "
+                     "loses the residual's identity path, what carries the gradient straight down (lesson 15)",
+                     "加 x 本身，而不是 x.detach()：你的 x.grad() 正是 h = x.detach() + attn(ln1(x)) 的梯度，它丢掉了残差的恒等路径，"
+                     "而正是这条路径把梯度直接传下去（第 15 课）")},
+         {[&] { return grad_of(detached(false), x, r); },
+          lesson::tr("add h itself, not h.detach(): your x.grad() is the one of y = h.detach() + mlp(ln2(h)), whose "
+                     "second residual passes no gradient down to h and x",
+                     "加 h 本身，而不是 h.detach()：你的 x.grad() 正是 y = h.detach() + mlp(ln2(h)) 的梯度，它的第二个残差"
+                     "不把梯度传给 h 和 x")}},
+        1e-4,
+        lesson::tr("your values are right but x.grad() is not: a path from x to the output is cut (a .detach() or a "
+                   "copy of values, in a residual or in what a module reads); build the output from x, the four modules "
+                   "and + alone",
+                   "你的值是对的，x.grad() 却不对：从 x 到输出的某条路径被切断了（在某个残差里，或在某个模块读入的东西里，"
+                   "用了 .detach() 或值的副本）；输出只能由 x、四个模块和 + 构成"));
 }
 
 }  // namespace check17
@@ -126,9 +169,9 @@ int main() {
     using namespace check17;
     lesson::Checks checks("17", "transformer_block");
     checks.run(lesson::tr("parameter count for C = 8", "C = 8 时的参数个数"), [] { expect_count(8, 872); });
-    checks.run(lesson::tr("parameter count against num_parameters() for C = 4, 12, 64, 128",
-                          "C = 4、12、64、128 时的参数个数，与 num_parameters() 对比"), [] {
-        for (size_t C : {4, 12, 64, 128}) {
+    checks.run(lesson::tr("parameter count against num_parameters() for C = 4, 12, 16, 64, 128",
+                          "C = 4、12、16、64、128 时的参数个数，与 num_parameters() 对比"), [] {
+        for (size_t C : {4, 12, 16, 64, 128}) {
             pg::Generator gen(1);
             pg::nn::Block block(C, 4, 0.f, gen);
             expect_count(C, block.num_parameters());
@@ -164,10 +207,7 @@ int main() {
         pg::nn::Block block(8, 2, 0.f, gen);
         pg::Tensor r = pg::randn({1, 4, 8}, gen);
         pg::Tensor x = pg::randn({1, 4, 8}, gen, true);
-        pg::sum(block.forward(x) * r).backward();
-        pg::Tensor want = x.grad();
-        x.zero_grad();
-        pg::Tensor y = exercise::block_forward(parts_of(block), x);
+        pg::Tensor y = call_forward(block, x);
         lesson::expect_near("block_forward", y, block.forward(x), 1e-5, forward_diagnosis(block, x, y));
         lesson::expect(lesson::tr("block_forward's result", "block_forward 的结果"), y.requires_grad(),
                        lesson::tr("a tensor that requires grad", "一个 requires_grad() 为真的张量"),
@@ -175,10 +215,8 @@ int main() {
                        lesson::tr("build it from the modules and + (no pg::tensor(values), no detach)",
                                   "用这些模块和 + 来构建（不要 pg::tensor(values)，不要 detach）"));
         pg::sum(y * r).backward();
-        lesson::expect_near("x.grad()", x.grad(), want, 1e-4,
-                            lesson::tr("add x itself, not x.detach(): the residual's identity path is what carries the "
-                                       "gradient straight down (lesson 15)",
-                                       "加 x 本身，而不是 x.detach()：正是残差的恒等路径把梯度直接传下去（第 15 课）"));
+        lesson::expect_near_explained("x.grad()", x.grad(), grad_of([&](const pg::Tensor& t) { return block.forward(t); }, x, r),
+                                      1e-4, [&] { return gradient_diagnosis(block, x, r, x.grad()); });
     });
     return checks.finish();
 }

@@ -15,7 +15,8 @@
 // mistake 15: ln2 forgotten, the MLP reads the raw stream => ln2 is missing
 // mistake 16: the LayerNorms counted without their biases => a LayerNorm has a bias too
 // mistake 17: the count for C = 8 written in, 872 for every C => the count is a function of C
-// mistake 18: block_forward keeps its first answer in a static => block_forward gave the same values as for the previous block
+// mistake 18: block_forward keeps its first answer in a static => your output is exactly the one your function returned for an earlier, different input
+// mistake 19: the second residual adds h.detach() => add h itself, not h.detach()
 // Lesson 17's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 #include "check.hpp"
@@ -49,7 +50,7 @@ pg::Tensor exercise::block_forward(const BlockParts& block, const pg::Tensor& x)
     pg::Tensor a = mistake(12) ? x : ln1.forward(x);  // what attention reads
     pg::Tensor h = (mistake(11) ? a : mistake(13) ? x.detach() : x) + block.attn.forward(a);
     pg::Tensor m = block.mlp.forward(mistake(15) ? h : ln2.forward(mistake(8) ? x : h));
-    pg::Tensor y = (mistake(7) ? x : h) + m;
+    pg::Tensor y = (mistake(7) ? x : mistake(19) ? h.detach() : h) + m;
     if (mistake(18)) kept = y;
     return y;
 }
