@@ -156,7 +156,7 @@ int main() {
                        ? lesson::tr("a.grad is 3, one use's share: a is both inputs, but your backward adds to one of its "
                                     "inputs only (after mul(2, -3), a.grad or b.grad is still 0). Each input gets its line: "
                                     "a.grad += out.grad * b.data and b.grad += out.grad * a.data",
-                                    "a.grad 是 3，只是一次使用的那一份：a 同时是两个输入，可你的 backward 只给其中一个输入加了梯度"
+                                    "a.grad 是 3，只是一次使用的那一份：a 同时是两个输入；你的 backward 只给其中一个输入加了梯度"
                                     "（mul(2, -3) 之后 a.grad 或 b.grad 仍是 0）。每个输入各有一行：a.grad += out.grad * b.data 和 "
                                     "b.grad += out.grad * a.data")
                        : lesson::tr("a.grad is 3, one use's share: a is both inputs, and the second = wiped out the first. "
