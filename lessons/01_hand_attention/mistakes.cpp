@@ -12,7 +12,7 @@
 // mistake 12: one output row per key instead of per query => one row per query
 // mistake 13: the softmax's total declared once, before the loop over the rows => the softmax's total is never set back to 0
 // mistake 14: the scores divided by d_k instead of its square root => divide by its square root
-// mistake 15: a constant answer, seed 000's output returned whatever the input => whatever the input
+// mistake 15: a constant answer, seed 000's output returned whatever the input => your output is exactly the one your function returned for an earlier, different input
 // Lesson 01's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The function is solution.cpp's, but for the lines marked.

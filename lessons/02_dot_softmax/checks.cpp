@@ -9,7 +9,7 @@ namespace check02 {
 
 // One way of getting softmax wrong, recomputed on x's numbers, with the hint that names it.
 enum class Wrong {
-    no_max, one_max, max_from_zero, max_skips_last, log_of_sum,  // overflow and underflow
+    no_max, one_max, max_from_zero, max_from_largest, max_skips_last, log_of_sum,  // overflow and underflow
     one_sum, sum_kept, first_axis, rows_from_size0, c_from_size0,  // the rows
 };
 
@@ -27,6 +27,14 @@ static std::string hint_of(Wrong w) {
             return lesson::tr("your maximum starts at 0, so for a row all far below 0 it stays 0 and every exp underflows "
                    "(0/0 = nan): start from the row's first number, row[0], or from -infinity",
                    "你的最大值从 0 开始，所以对全部远低于 0 的一行，它一直是 0，每个 exp 都下溢（0/0 = nan）：应该从这一行的第一个数 row[0] 开始，或者从 -infinity 开始");
+        case Wrong::max_from_largest:
+            return lesson::tr("every weight is nan, as when your maximum starts above every number: "
+                              "std::numeric_limits<float>::max() is the largest float, so m stays there, every exp(x - m) "
+                              "underflows to 0 and 0/0 is nan. Start from the row's first number, row[0], or from "
+                              "std::numeric_limits<float>::lowest()",
+                              "每个权重都是 nan，就像你的最大值从比所有数都大的值开始时那样：std::numeric_limits<float>::max() "
+                              "是最大的 float，m 会一直停在那里，每个 exp(x - m) 都下溢为 0，而 0/0 是 nan。应该从这一行的第一个数 "
+                              "row[0] 开始，或者从 std::numeric_limits<float>::lowest() 开始");
         case Wrong::max_skips_last:
             return lesson::tr("your maximum missed the row's last number: the end of a range is one past the last, "
                    "std::max_element(row, row + C), and a loop runs j < C",
@@ -74,6 +82,7 @@ static std::vector<float> rows_softmax(const std::vector<float>& x, size_t C, si
             if (w == Wrong::no_max || w == Wrong::log_of_sum) m = 0.f;
             if (w == Wrong::one_max || w == Wrong::one_sum) m = all_max;
             if (w == Wrong::max_from_zero) m = std::max(m, 0.f);
+            if (w == Wrong::max_from_largest) m = std::numeric_limits<float>::max();
             if (w == Wrong::max_skips_last) m = C > 1 ? *std::max_element(row, row + C - 1) : 0.f;
         }
         float fresh = 0.f;
@@ -129,11 +138,11 @@ static void expect_softmax(pg::Tensor x, const pg::Tensor& expected, double tol,
                                   lesson::tr("softmax keeps the shape: return pg::tensor(values, x.shape())",
                                   "softmax 不改变形状：return pg::tensor(values, x.shape())"));
     std::vector<float> got = y.to_vector(), want = expected.to_vector();
-    static std::vector<std::vector<float>> earlier;  // what the function returned in the checks before this one
+    static std::vector<std::vector<float>> earlier;  // the right weights of the checks before this one
     using Weights = std::vector<float>;
     const bool repeated = lesson::came_back(
         got, want, earlier, [](const Weights& a, const Weights& b) { return same(a, b, 1e-6); },
-        [&](const Weights& a, const Weights& b) { return !same(a, b, tol); });
+        [&](const Weights& a, const Weights& b) { return !same(a, b, tol); }, lesson::Remember::right_answers);
     if (same(got, want, tol)) return;
     if (repeated)
         throw lesson::CheckFailed(lesson::tr("weights", "权重"), lesson::str(expected), lesson::str(y),
@@ -143,8 +152,9 @@ static void expect_softmax(pg::Tensor x, const pg::Tensor& expected, double tol,
                                              "你的权重和你的函数在前面一个检查里、对另一个 x 返回的一模一样：要用这一次调用的 x 来算，"
                                              "不能用常量，也不能用上一次调用留下的 static 变量"));
     std::string hint;
-    for (Wrong w : {Wrong::no_max, Wrong::one_max, Wrong::max_from_zero, Wrong::max_skips_last, Wrong::log_of_sum,
-                    Wrong::one_sum, Wrong::sum_kept, Wrong::first_axis, Wrong::rows_from_size0, Wrong::c_from_size0}) {
+    for (Wrong w : {Wrong::no_max, Wrong::one_max, Wrong::max_from_zero, Wrong::max_from_largest, Wrong::max_skips_last,
+                    Wrong::log_of_sum, Wrong::one_sum, Wrong::sum_kept, Wrong::first_axis, Wrong::rows_from_size0,
+                    Wrong::c_from_size0}) {
         std::vector<float> wrong = softmax_wrong(x, w);
         if (!same(wrong, want, tol) && same(got, wrong, std::max(tol, 1e-5)))
             hint += (hint.empty() ? std::string() : lesson::tr("; or: ", "；或者：")) + hint_of(w);
@@ -185,6 +195,15 @@ int main() {
                                 lesson::tr("exp each score, then divide by the sum of the three exps (the article's "
                                 "0.520 / 0.439 / 0.041 are not the softmax of these scores)",
                                 "对每个分数取 exp，再除以三个 exp 的和（文章里的 0.520 / 0.439 / 0.041 并不是这些分数的 softmax）"));
+    });
+    checks.run(lesson::tr("seed 001's two queries: fruit's and furniture's scores, a (2,3) input",
+               "源文章 001 的两个查询：fruit 和 furniture 的分数，(2,3) 的输入"), [] {
+        check02::expect_softmax(pg::tensor({{2.08f, 1.92f, -0.62f}, {-0.57f, -0.78f, 0.98f}}),
+                                pg::tensor({{0.5210f, 0.4440f, 0.0350f}, {0.1533f, 0.1243f, 0.7224f}}), 1e-4,
+                                lesson::tr("each query's row of scores on its own: furniture's row [-0.57, -0.78, 0.98] gives "
+                                           "[0.1533, 0.1243, 0.7224]",
+                                           "每个查询的那一行分数各算各的：furniture 那一行 [-0.57, -0.78, 0.98] 得到 "
+                                           "[0.1533, 0.1243, 0.7224]"));
     });
     checks.run(lesson::tr("[1000, 999, 998] stays finite", "[1000, 999, 998] 保持有限"), [] {
         check02::expect_softmax(pg::tensor({1000.f, 999.f, 998.f}), pg::tensor({0.6652f, 0.2447f, 0.0900f}), 1e-4,

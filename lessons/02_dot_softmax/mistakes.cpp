@@ -12,6 +12,7 @@
 // mistake 12: the sum declared once, before the loop over the rows => the sum is never set back to 0
 // mistake 13: the row's sum misses its last exp, j < C - 1 => each row of C = x.size(-1) numbers is divided by its own sum
 // mistake 14: the first call's weights kept in a static and returned ever after => for an earlier, different x
+// mistake 15: the maximum started at std::numeric_limits<float>::max(), the largest float, not lowest() => your maximum starts above every number
 // Lesson 02's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The function is solution.cpp's, but for the lines marked.
@@ -39,7 +40,7 @@ pg::Tensor exercise::stable_softmax(const pg::Tensor& x) {
     for (size_t r = 0; r < lines; ++r) {
         const size_t start = mistake(7) ? r : r * C, step = mistake(7) ? C : 1;
         auto at = [&](size_t j) { return in[start + j * step]; };
-        float m = mistake(3) ? 0.f : at(0);
+        float m = mistake(3) ? 0.f : mistake(15) ? std::numeric_limits<float>::max() : at(0);
         const size_t end = mistake(4) ? len - 1 : len;  // mistake 4 misses the row's last number
         for (size_t j = 0; j < end; ++j) m = std::max(m, at(j));  // exp(x_j - m) <= 1: no overflow
         if (mistake(1) || mistake(5)) m = 0.f;

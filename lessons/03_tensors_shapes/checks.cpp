@@ -8,7 +8,7 @@ namespace check03 {
 
 // One wrong rule for the shape of a @ b, with the hint that names it.
 enum class Wrong {
-    a_batch_only, left_aligned, same_rank_only, any_batch_sizes,  // the batch axes
+    a_batch_only, a_rank, left_aligned, same_rank_only, any_batch_sizes, larger_size,  // the batch axes
     k_unchecked, k_last_last, k_first_first, m_is_k, n_is_k,      // the matrices
     numpy_vectors                                                 // rank 1
 };
@@ -18,6 +18,11 @@ static std::string hint_of(Wrong w) {
         case Wrong::a_batch_only:
             return lesson::tr("your batch axes are a's alone: b's batch axes count too, and a 1 stretches to the other size",
                    "你的批次轴只取了 a 的：b 的批次轴也算数，而且 1 会拉伸成另一个大小");
+        case Wrong::a_rank:
+            return lesson::tr("your result has as many batch axes as a: b's extra leading batch axes were dropped. It has as "
+                              "many as the operand with more, a missing axis counting as 1, so (3,4) @ (5,4,2) is (5,3,2)",
+                              "你的结果的批次轴和 a 一样多：b 前面多出来的批次轴被丢掉了。结果的批次轴要和批次轴较多的那个操作数一样多，"
+                              "缺失的轴算作 1，所以 (3,4) @ (5,4,2) 是 (5,3,2)");
         case Wrong::left_aligned:
             return lesson::tr("you lined the batch axes up at the left: align them at the right, as in numpy, so (1,4) "
                    "meets (4) as (1,4) against (1,4), and a missing axis counts as 1",
@@ -30,6 +35,11 @@ static std::string hint_of(Wrong w) {
             return lesson::tr("batch sizes that differ and are both not 1 do not broadcast: throw pg::ShapeError, do not "
                    "take the larger",
                    "批次大小不同、又都不是 1 时不能广播：要抛出 pg::ShapeError，而不是取较大的那个");
+        case Wrong::larger_size:
+            return lesson::tr("you took the larger of two batch sizes: a 1 stretches to the other size even when that size "
+                              "is 0, so a batch axis of 0 against 1 gives 0, not 1",
+                              "你取了两个批次大小中较大的那个：1 会拉伸成另一个大小，即使那个大小是 0 也一样，所以批次轴 0 对 1 "
+                              "得到 0，而不是 1");
         case Wrong::k_unchecked:
             return lesson::tr("you never compared K: a's last dim must equal b's second-to-last; otherwise throw pg::ShapeError",
                    "你从没比较 K：a 的最后一维必须等于 b 的倒数第二维；否则抛出 pg::ShapeError");
@@ -80,15 +90,16 @@ static std::optional<pg::Shape> shape_wrong(pg::Shape a, pg::Shape b, Wrong w) {
         for (size_t i = 0; i < std::max(ba.size(), bb.size()); ++i) {
             size_t da = i < ba.size() ? ba[i] : 1, db = i < bb.size() ? bb[i] : 1;
             if (da != db && da != 1 && db != 1) return std::nullopt;
-            out.push_back(std::max(da, db));
+            out.push_back(da == 1 ? db : da);
         }
     } else {
-        size_t rank = std::max(ba.size(), bb.size());
+        size_t rank = w == Wrong::a_rank ? ba.size() : std::max(ba.size(), bb.size());
         out.assign(rank, 1);
         for (size_t i = 1; i <= rank; ++i) {
             size_t da = i <= ba.size() ? ba[ba.size() - i] : 1, db = i <= bb.size() ? bb[bb.size() - i] : 1;
             if (da != db && da != 1 && db != 1 && w != Wrong::any_batch_sizes) return std::nullopt;
-            out[rank - i] = std::max(da, db);
+            const bool larger = w == Wrong::any_batch_sizes || w == Wrong::larger_size;
+            out[rank - i] = larger ? std::max(da, db) : da == 1 ? db : da;
         }
     }
     out.push_back(w == Wrong::n_is_k ? K : N);
@@ -103,15 +114,16 @@ static std::string str(const std::optional<pg::Shape>& s) {
 // Every shape pair the checks ask about: a wrong rule that agrees with your function on all of
 // them is the likeliest explanation of a wrong answer.
 static const std::vector<std::pair<pg::Shape, pg::Shape>> kProbes = {
-    {{2, 3}, {3, 4}},       {{3, 2}, {3, 2}},          {{2, 5}, {5, 3}},       {{5, 2}, {5, 3}},
-    {{5, 2, 3}, {3, 4}},    {{2, 4, 8, 16}, {2, 4, 16, 8}}, {{2, 1, 4, 3}, {3, 3, 2}}, {{1, 4, 2, 3}, {4, 3, 2}},
-    {{4, 1, 2, 3}, {1, 5, 3, 2}}, {{2, 2, 3}, {3, 3, 4}}, {{0, 3}, {3, 5}}, {{2, 1, 3, 1, 4, 6}, {6, 2}},
-    {{3}, {3, 4}},          {{2, 3}, {3}}};
+    {{2, 3}, {3, 4}},       {{3, 3}, {3, 3}},          {{3, 2}, {3, 2}},       {{2, 5}, {5, 3}},
+    {{5, 2}, {5, 3}},       {{5, 2, 3}, {3, 4}},       {{3, 4}, {5, 4, 2}},    {{2, 4, 8, 16}, {2, 4, 16, 8}},
+    {{2, 1, 4, 3}, {3, 3, 2}}, {{1, 4, 2, 3}, {4, 3, 2}}, {{4, 1, 2, 3}, {1, 5, 3, 2}}, {{2, 2, 3}, {3, 3, 4}},
+    {{0, 3}, {3, 5}},       {{0, 2, 3}, {1, 3, 4}},    {{2, 1, 3, 1, 4, 6}, {6, 2}}, {{3}, {3, 4}},
+    {{2, 3}, {3}}};
 
-static const std::vector<Wrong> kRules = {Wrong::a_batch_only, Wrong::left_aligned,  Wrong::same_rank_only,
-                                          Wrong::any_batch_sizes, Wrong::k_unchecked, Wrong::k_last_last,
-                                          Wrong::k_first_first, Wrong::m_is_k,        Wrong::n_is_k,
-                                          Wrong::numpy_vectors};
+static const std::vector<Wrong> kRules = {Wrong::a_batch_only,  Wrong::a_rank,      Wrong::left_aligned,
+                                          Wrong::same_rank_only, Wrong::any_batch_sizes, Wrong::larger_size,
+                                          Wrong::k_unchecked,   Wrong::k_last_last, Wrong::k_first_first,
+                                          Wrong::m_is_k,        Wrong::n_is_k,      Wrong::numpy_vectors};
 
 // Your function's answers on the probes (nothing for a pg::ShapeError), once; false when it threw
 // anything else on one of them.
@@ -167,6 +179,18 @@ static std::string library_message(const pg::Shape& a, const pg::Shape& b) {
     return "";
 }
 
+// What pg::broadcast_shapes's ShapeError says after its op name for a's and b's batch axes ("" when they
+// broadcast): ": (2) and (3) do not broadcast: size 2 against 3 at dim 0".
+static std::string broadcast_message_tail(const pg::Shape& a, const pg::Shape& b) {
+    if (a.size() < 2 || b.size() < 2) return "";
+    try {
+        pg::broadcast_shapes(pg::Shape(a.begin(), a.end() - 2), pg::Shape(b.begin(), b.end() - 2), "");
+    } catch (const pg::ShapeError& e) {
+        return e.what();
+    }
+    return "";
+}
+
 // Compares matmul_shape(a, b) with what pg::matmul does on zero tensors of those shapes.
 static void check_shape(const pg::Shape& a, const pg::Shape& b, const std::string& fallback) {
     std::optional<pg::Shape> want;
@@ -202,7 +226,8 @@ static void check_shape(const pg::Shape& a, const pg::Shape& b, const std::strin
                                       lesson::tr("you called pg::matmul: compute the shape from the two shapes alone, "
                                       "without making tensors",
                                       "你调用了 pg::matmul：只用两个形状算出结果的形状，不要构造张量"));
-        if (message.find(" do not broadcast: size ") != std::string::npos && message.find(" at dim ") != std::string::npos)
+        const std::string tail = broadcast_message_tail(a, b);
+        if (!tail.empty() && message.size() >= tail.size() && message.compare(message.size() - tail.size(), tail.size(), tail) == 0)
             throw lesson::CheckFailed(call, lesson::tr("your own pg::ShapeError", "你自己的 pg::ShapeError"),
                                       lesson::tr("pg::broadcast_shapes's: \"", "来自 pg::broadcast_shapes：\"") + message + "\"",
                                       lesson::tr("you called pg::broadcast_shapes: write the broadcasting rule for the batch "
@@ -227,9 +252,12 @@ static void check_shape(const pg::Shape& a, const pg::Shape& b, const std::strin
 int main() {
     using check03::check_shape;
     lesson::Checks checks("03", "tensors_shapes");
-    checks.run(lesson::tr("two matrices: (2,3) @ (3,4)", "两个矩阵：(2,3) @ (3,4)"), [] {
+    checks.run(lesson::tr("two matrices: (2,3) @ (3,4), and the square (3,3) @ (3,3)",
+               "两个矩阵：(2,3) @ (3,4)，以及方阵 (3,3) @ (3,3)"), [] {
         check_shape({2, 3}, {3, 4}, lesson::tr("the rows of a and the columns of b: (N,K) @ (K,M) -> (N,M)",
                                     "a 的行和 b 的列：(N,K) @ (K,M) -> (N,M)"));
+        check_shape({3, 3}, {3, 3}, lesson::tr("N = K = M = 3: (N,K) @ (K,M) -> (N,M) is (3,3)",
+                                    "N = K = M = 3：(N,K) @ (K,M) -> (N,M) 是 (3,3)"));
     });
     checks.run(lesson::tr("inner dimensions differ: (3,2) @ (3,2)", "内侧的维度不同：(3,2) @ (3,2)"), [] {
         check_shape({3, 2}, {3, 2}, lesson::tr("a's last dim (K) must equal b's second-to-last; otherwise throw pg::ShapeError",
@@ -244,6 +272,10 @@ int main() {
     });
     checks.run(lesson::tr("a batch against one matrix: (5,2,3) @ (3,4)", "一批矩阵对一个矩阵：(5,2,3) @ (3,4)"), [] {
         check_shape({5, 2, 3}, {3, 4}, lesson::tr("the batch axes are all but the last two; a missing axis counts as 1", "批次轴是除最后两个以外的所有轴；缺失的轴算作 1"));
+    });
+    checks.run(lesson::tr("one matrix against a batch: (3,4) @ (5,4,2)", "一个矩阵对一批矩阵：(3,4) @ (5,4,2)"), [] {
+        check_shape({3, 4}, {5, 4, 2}, lesson::tr("b's batch axis (5) meets a missing axis of a, which counts as 1 -> (5)",
+                                       "b 的批次轴 (5) 遇上 a 缺失的轴，缺失的轴算作 1 -> (5)"));
     });
     checks.run(lesson::tr("attention scores: (B,NH,T,HS) @ (B,NH,HS,T) = (2,4,8,16) @ (2,4,16,8)",
                "注意力分数：(B,NH,T,HS) @ (B,NH,HS,T) = (2,4,8,16) @ (2,4,16,8)"), [] {
@@ -266,9 +298,11 @@ int main() {
         check_shape({2, 2, 3}, {3, 3, 4}, lesson::tr("batch sizes 2 and 3: neither is 1, so throw pg::ShapeError",
                                           "批次大小 2 和 3：都不是 1，所以抛出 pg::ShapeError"));
     });
-    checks.run(lesson::tr("edges: an empty axis, (0,3) @ (3,5), and a rank-5 batch against a matrix",
-               "边界情况：空的轴 (0,3) @ (3,5)，以及 5 维的批次对一个矩阵"), [] {
+    checks.run(lesson::tr("edges: empty axes, (0,3) @ (3,5) and (0,2,3) @ (1,3,4), and six axes against two",
+               "边界情况：空的轴 (0,3) @ (3,5) 和 (0,2,3) @ (1,3,4)，以及 6 个轴对 2 个轴"), [] {
         check_shape({0, 3}, {3, 5}, lesson::tr("N = 0 rows is a shape like any other: (0,5)", "N = 0 行也是和其他一样的形状：(0,5)"));
+        check_shape({0, 2, 3}, {1, 3, 4}, lesson::tr("batch sizes 0 and 1: the 1 stretches to 0 -> (0)",
+                                          "批次大小 0 和 1：1 拉伸成 0 -> (0)"));
         check_shape({2, 1, 3, 1, 4, 6}, {6, 2}, lesson::tr("the batch axes (2,1,3,1) stay as they are -> (2,1,3,1,4,2)",
                                                 "批次轴 (2,1,3,1) 保持原样 -> (2,1,3,1,4,2)"));
     });

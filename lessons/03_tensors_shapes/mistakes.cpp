@@ -10,6 +10,8 @@
 // mistake 10: the batch axes broadcast with pg::broadcast_shapes => you called pg::broadcast_shapes
 // mistake 11: std::invalid_argument thrown instead of pg::ShapeError => throw pg::ShapeError
 // mistake 12: the first answer kept in a static and returned for every call => not a constant or a static kept from an earlier call
+// mistake 13: the result given a's number of batch axes, b's extra leading ones dropped => your result has as many batch axes as a
+// mistake 14: each batch size taken as the larger of the two, std::max(da, db) => you took the larger of two batch sizes
 // Lesson 03's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The function is solution.cpp's, but for the lines marked.
@@ -43,7 +45,8 @@ pg::Shape exercise::matmul_shape(const pg::Shape& a, const pg::Shape& b) {
     size_t N = a[a.size() - 2], K = a.back(), M = b.back();
     size_t b_inner = mistake(6) ? b.back() : b[b.size() - 2];  // mistake 6: b's last axis
     if (!mistake(5) && b_inner != K) fail("matmul_shape: " + both + ": inner dimensions differ");
-    size_t batch_a = a.size() - 2, batch_b = b.size() - 2, rank = std::max(batch_a, batch_b);
+    size_t batch_a = a.size() - 2, batch_b = b.size() - 2;
+    size_t rank = mistake(13) ? batch_a : std::max(batch_a, batch_b);  // mistake 13: a's number of batch axes
     pg::Shape out;
     if (mistake(1)) {
         out = pg::Shape(a.begin(), a.end() - 2);
@@ -60,7 +63,7 @@ pg::Shape exercise::matmul_shape(const pg::Shape& a, const pg::Shape& b) {
             if (!mistake(4) && da != db && da != 1 && db != 1)
                 fail("matmul_shape: " + both + ": batch sizes " + std::to_string(da) + " and " +
                      std::to_string(db) + " do not broadcast");
-            out[from_left ? i - 1 : rank - i] = mistake(4) ? std::max(da, db) : da == 1 ? db : da;
+            out[from_left ? i - 1 : rank - i] = mistake(4) || mistake(14) ? std::max(da, db) : da == 1 ? db : da;
         }
     }
     out.push_back(N);

@@ -11,6 +11,7 @@
 // mistake 11: always nudging coordinate 0 => nudge coordinate i, nudged[i], not nudged[0]
 // mistake 12: the gradient's values of f kept in float => you kept f's values in float
 // mistake 13: the first call's slope kept in a static and returned ever after => for an earlier, different f, x or h
+// mistake 14: the first call's gradient kept in a static and returned ever after => your gradient is exactly the one your function returned for an earlier, different input
 // Lesson 04's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines marked.
@@ -35,6 +36,8 @@ double exercise::central_difference(const std::function<double(double)>& f, doub
 
 std::vector<double> exercise::numeric_gradient(const std::function<double(const std::vector<double>&)>& f,
                                                const std::vector<double>& x, double h) {
+    static std::vector<double> first;  // mistake 14: the first call's gradient
+    if (mistake(14) && !first.empty()) return first;
     std::vector<double> grad(x.size()), nudged = x;
     if (mistake(8)) {  // every coordinate nudged at once
         for (size_t i = 0; i < x.size(); ++i) {
@@ -58,5 +61,6 @@ std::vector<double> exercise::numeric_gradient(const std::function<double(const 
         else if (mistake(12)) grad[i] = (static_cast<float>(up) - static_cast<float>(down)) / (2 * h);
         else grad[i] = (up - down) / (2 * h);
     }
+    if (mistake(14)) first = grad;
     return grad;
 }

@@ -37,27 +37,34 @@ static void expect_not_repeated(const std::string& what, double got, double want
                                   lesson::came_back_hint({"result", "结果"}, {inputs, inputs_zh}));
 }
 
-// mul's share of a's gradient at out = a * b (got: a.grad minus what the rest of the graph gave a,
-// other_share), with out.grad arriving: names what a wrong number points to.
-static std::string mul_hint(double got, double a, double b, double out_grad, double other_share,
+// mul's share of one input's gradient at out = a * b, input 0 (a) or 1 (b), whose value is `self` and
+// the other input's `other` (got: its grad minus what the rest of the graph gave it, other_share), with
+// out.grad arriving: names what a wrong number points to.
+static std::string mul_hint(size_t input, double got, double self, double other, double out_grad, double other_share,
                             const std::string& fallback) {
-    if (near(got, out_grad * b)) return fallback;
-    if (other_share != 0 && near(got, out_grad * b - other_share))
-        return lesson::tr("a.grad lost its other contributions: you wrote = where the backward must add, +=. Each use of a "
-               "node adds its share to its grad",
-               "a.grad 丢了其他来源的贡献：反向计算必须累加（+=）的地方你写了 =。节点每被用一次，就往它的 grad 上加上这一次的那一份");
-    if (near(got, b) && !near(out_grad, 1))
-        return lesson::tr("you left out out.grad, the gradient arriving from above: a.grad += out.grad * b.data, do not "
-               "assume it is 1",
-               "你漏掉了 out.grad，即从上游传来的梯度：a.grad += out.grad * b.data，不要假设它是 1");
-    if (near(got, out_grad * a))
-        return lesson::tr("you gave a its own value: d(a*b)/da = b, so a.grad += out.grad * b.data (and b.grad gets a.data)",
-               "你给 a 的是它自己的值：d(a*b)/da = b，所以 a.grad += out.grad * b.data（而 b.grad 得到 a.data）");
+    const std::string n = input == 0 ? "a" : "b", o = input == 0 ? "b" : "a", i = std::to_string(input);
+    if (near(got, out_grad * other)) return fallback;
+    if (other_share != 0 && near(got, out_grad * other - other_share))
+        return lesson::tr(n + ".grad lost its other contributions: you wrote = where the backward must add, +=. Each use "
+                          "of a node adds its share to its grad",
+                          n + ".grad 丢了其他来源的贡献：反向计算必须累加（+=）的地方你写了 =。节点每被用一次，就往它的 grad 上加上这一次的那一份");
+    if (near(got, other) && !near(out_grad, 1))
+        return lesson::tr("you left out out.grad, the gradient arriving from above: " + n + ".grad += out.grad * " + o +
+                              ".data, do not assume it is 1",
+                          "你漏掉了 out.grad，即从上游传来的梯度：" + n + ".grad += out.grad * " + o + ".data，不要假设它是 1");
+    if (near(got, out_grad * self))
+        return lesson::tr("you gave " + n + " its own value: d(a*b)/d" + n + " = " + o + ", so " + n +
+                              ".grad += out.grad * " + o + ".data (and " + o + ".grad gets " + n + ".data)",
+                          "你给 " + n + " 的是它自己的值：d(a*b)/d" + n + " = " + o + "，所以 " + n + ".grad += out.grad * " + o +
+                              ".data（而 " + o + ".grad 得到 " + n + ".data）");
     if (near(got, 0))
-        return lesson::tr("a.grad got nothing from mul. Either you read b.grad, a gradient that is still 0 when mul's backward "
-               "runs (the local derivative uses b.data, the value), or your backward added to a copy of the node: "
-               "scalar::Node a = *out.inputs[0] copies it, scalar::Node& a refers to it",
-               "a.grad 没有从 mul 得到任何东西。要么你读的是 b.grad——mul 的 backward 运行时它还是 0（局部导数用的是值 b.data）；要么你的 backward 加到了节点的副本上：scalar::Node a = *out.inputs[0] 会复制它，scalar::Node& a 才指向它本身");
+        return lesson::tr(n + ".grad got nothing from mul. Either you read " + o + ".grad, a gradient that is still 0 when "
+                              "mul's backward runs (the local derivative uses " + o + ".data, the value), or your backward "
+                              "added to a copy of the node (scalar::Node " + n + " = *out.inputs[" + i + "] copies it, "
+                              "scalar::Node& " + n + " refers to it), or no line of it adds to " + n + ".grad",
+                          n + ".grad 没有从 mul 得到任何东西。要么你读的是 " + o + ".grad——mul 的 backward 运行时它还是 0（局部导数用的是值 " +
+                              o + ".data）；要么你的 backward 加到了节点的副本上（scalar::Node " + n + " = *out.inputs[" + i +
+                              "] 会复制它，scalar::Node& " + n + " 才指向它本身）；要么根本没有哪一行给 " + n + ".grad 加上东西");
     return fallback;
 }
 
@@ -65,7 +72,7 @@ static std::string mul_hint(double got, double a, double b, double out_grad, dou
 // graph gave x), with out.grad = g arriving: names what a wrong number points to.
 static std::string tanh_hint(double got, double x, double g, double other_share, const std::string& fallback) {
     const double t = std::tanh(x);
-    if (std::isnan(got))
+    if (std::isnan(got) && std::isinf(std::exp(2 * x)))
         return lesson::tr("your gradient is nan: at this x, exp(2x) overflows to inf and inf/inf is nan. The derivative is "
                "1 - tanh(x)^2, and out.data already holds tanh(x): out.grad * (1 - out.data * out.data)",
                "你的梯度是 nan：在这个 x 处，exp(2x) 溢出成 inf，而 inf/inf 是 nan。导数是 1 - tanh(x)^2，而 out.data 里已经存着 tanh(x)：out.grad * (1 - out.data * out.data)");
@@ -86,9 +93,12 @@ static std::string tanh_hint(double got, double x, double g, double other_share,
         return lesson::tr("you forgot the square: the derivative is 1 - tanh(x)^2, out.data * out.data",
                "你忘了平方：导数是 1 - tanh(x)^2，即 out.data * out.data");
     if (near(got, 0) && !near(g * (1 - t * t), 0))
-        return lesson::tr("x.grad got nothing from tanh: your backward added to a copy of the node. scalar::Node x = "
-               "*out.inputs[0] copies it; scalar::Node& x (or out.inputs[0]->grad) reaches the input itself",
-               "x.grad 没有从 tanh 得到任何东西：你的 backward 加到了节点的副本上。scalar::Node x = *out.inputs[0] 会复制它；scalar::Node& x（或 out.inputs[0]->grad）才能碰到输入本身");
+        return lesson::tr("x.grad got nothing from tanh. Either your backward added to a copy of the node (scalar::Node x = "
+                          "*out.inputs[0] copies it; scalar::Node& x, or out.inputs[0]->grad, reaches the input itself), or "
+                          "it adds to another node's grad, or to none",
+                          "x.grad 没有从 tanh 得到任何东西，可能有两种原因：你的 backward 加到了节点的副本上（scalar::Node x = "
+                          "*out.inputs[0] 会复制它；scalar::Node& x 或 out.inputs[0]->grad 才能碰到输入本身）；或者它加到了别的节点的 "
+                          "grad 上，或者哪里都没加");
     if (!near(g, 1) && near(got, (1 - t * t)))
         return lesson::tr("you left out out.grad, the gradient arriving from above: x.grad += out.grad * (1 - out^2)",
                "你漏掉了 out.grad，即从上游传来的梯度：x.grad += out.grad * (1 - out^2)");
@@ -118,10 +128,10 @@ int main() {
         Value a(2.0, "a"), b(-3.0, "b");
         exercise::mul(a, b).backward();
         lesson::expect_near("a.grad", a.grad(), -3.0, 1e-12,
-                            check05::mul_hint(a.grad(), 2, -3, 1, 0, lesson::tr("d(a*b)/da = b: a.grad += out.grad * b.data",
+                            check05::mul_hint(0, a.grad(), 2, -3, 1, 0, lesson::tr("d(a*b)/da = b: a.grad += out.grad * b.data",
                                                                      "d(a*b)/da = b：a.grad += out.grad * b.data")));
         lesson::expect_near("b.grad", b.grad(), 2.0, 1e-12,
-                            check05::mul_hint(b.grad(), -3, 2, 1, 0, lesson::tr("d(a*b)/db = a: b.grad += out.grad * a.data",
+                            check05::mul_hint(1, b.grad(), -3, 2, 1, 0, lesson::tr("d(a*b)/db = a: b.grad += out.grad * a.data",
                                                                      "d(a*b)/db = a：b.grad += out.grad * a.data")));
     });
     checks.run(lesson::tr("mul's backward uses out.grad: (a * b) * 4",
@@ -129,7 +139,7 @@ int main() {
         Value a(2.0, "a"), b(-3.0, "b");
         (exercise::mul(a, b) * Value(4.0)).backward();
         lesson::expect_near("a.grad", a.grad(), -12.0, 1e-12,
-                            check05::mul_hint(a.grad(), 2, -3, 4, 0,
+                            check05::mul_hint(0, a.grad(), 2, -3, 4, 0,
                                               lesson::tr("out.grad is the gradient arriving from above (here 4): multiply by "
                                               "it, do not assume 1",
                                               "out.grad 是从上游传来的梯度（这里是 4）：要乘上它，不要假设它是 1")));
@@ -137,12 +147,22 @@ int main() {
     checks.run(lesson::tr("a node used twice: mul(a, a) at a = 3", "一个节点用了两次：mul(a, a)，a = 3"), [] {
         Value a(3.0, "a");
         exercise::mul(a, a).backward();
-        std::string hint = a.grad() == 3.0 ? lesson::tr("a.grad is 3, one use's share: a is both inputs, and the second "
-                                             "= wiped out the first. Use +=, never =: d(a*a)/da = 2a",
-                                             "a.grad 是 3，只是一次使用的那一份：a 同时是两个输入，第二次的 = 抹掉了第一次的结果。要用 +=，不要用 =：d(a*a)/da = 2a")
-                                           : lesson::tr("a is both inputs; each adds out.grad * 3, so use +=, never =: "
-                                             "d(a*a)/da = 2a",
-                                             "a 同时是两个输入；每个输入都加上 out.grad * 3，所以要用 +=，不要用 =：d(a*a)/da = 2a");
+        std::string hint = lesson::tr("a is both inputs; each adds out.grad * 3, so use +=, never =: d(a*a)/da = 2a",
+                                      "a 同时是两个输入；每个输入都加上 out.grad * 3，所以要用 +=，不要用 =：d(a*a)/da = 2a");
+        if (a.grad() == 3.0) {  // one share kept: an = that wiped out the other, or a backward that gives one input only?
+            Value p(2.0), q(-3.0);
+            exercise::mul(p, q).backward();
+            hint = p.grad() == 0 || q.grad() == 0
+                       ? lesson::tr("a.grad is 3, one use's share: a is both inputs, but your backward adds to one of its "
+                                    "inputs only (after mul(2, -3), a.grad or b.grad is still 0). Each input gets its line: "
+                                    "a.grad += out.grad * b.data and b.grad += out.grad * a.data",
+                                    "a.grad 是 3，只是一次使用的那一份：a 同时是两个输入；你的 backward 只给其中一个输入加了梯度"
+                                    "（mul(2, -3) 之后 a.grad 或 b.grad 仍是 0）。每个输入各有一行：a.grad += out.grad * b.data 和 "
+                                    "b.grad += out.grad * a.data")
+                       : lesson::tr("a.grad is 3, one use's share: a is both inputs, and the second = wiped out the first. "
+                                    "Use +=, never =: d(a*a)/da = 2a",
+                                    "a.grad 是 3，只是一次使用的那一份：a 同时是两个输入，第二次的 = 抹掉了第一次的结果。要用 +=，不要用 =：d(a*a)/da = 2a");
+        }
         lesson::expect_near("a.grad", a.grad(), 6.0, 1e-12, hint);
     });
     checks.run(lesson::tr("a node used again after mul: mul(a, b) + a at a = 2, b = -3",
@@ -150,7 +170,7 @@ int main() {
         Value a(2.0, "a"), b(-3.0, "b");
         (exercise::mul(a, b) + a).backward();  // the + reports first: a.grad = 1, then mul adds b = -3
         lesson::expect_near("a.grad", a.grad(), -2.0, 1e-12,
-                            check05::mul_hint(a.grad() - 1, 2, -3, 1, 1, lesson::tr("d/da (a*b + a) = b + 1: mul adds its share "
+                            check05::mul_hint(0, a.grad() - 1, 2, -3, 1, 1, lesson::tr("d/da (a*b + a) = b + 1: mul adds its share "
                                                                           "to what the + gave a",
                                                                           "d/da (a*b + a) = b + 1：mul 把它的那一份加到 + 已经给 a 的梯度上")));
     });
@@ -168,6 +188,11 @@ int main() {
         lesson::expect_near("tanh(0.5).data()", o.data(), std::tanh(0.5), 1e-12, lesson::tr("keep the forward: std::tanh(x.data())", "保留前向计算：std::tanh(x.data())"));
         check05::expect_own_backward("tanh(x)", o, scalar::tanh(x), "scalar::tanh");
         o.backward();
+        lesson::expect_near(lesson::tr("the output's own grad after o.backward()", "o.backward() 之后输出自己的 grad"), o.grad(), 1.0, 0,
+                            lesson::tr("your backward changed out.grad: backward() sets the output's grad to 1, and tanh's "
+                                       "backward only reads it. Add to the input's grad, out.inputs[0]->grad",
+                                       "你的 backward 改了 out.grad：backward() 把输出的 grad 设为 1，tanh 的 backward 只读它。"
+                                       "要加到输入的 grad 上，即 out.inputs[0]->grad"));
         lesson::expect_near("x.grad", x.grad(), 1 - std::tanh(0.5) * std::tanh(0.5), 1e-12,
                             check05::tanh_hint(x.grad(), 0.5, 1, 0,
                                                lesson::tr("x.grad += out.grad * (1 - out.data * out.data): out.data is already "

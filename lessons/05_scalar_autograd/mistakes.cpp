@@ -15,6 +15,8 @@
 // mistake 15: tanh's input copied, scalar::Node x = *out.inputs[0] => your backward added to a copy of the node
 // mistake 16: mul's first node kept in a static and returned ever after => your function returned for an earlier, different input
 // mistake 17: tanh's first node kept in a static and returned ever after => your function returned for an earlier, different input
+// mistake 18: mul's backward adds to a.grad only, b's line left out => b.grad got nothing from mul
+// mistake 19: tanh's backward adds to out.grad instead of the input's grad => your backward changed out.grad
 // Lesson 05's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines marked.
@@ -46,7 +48,7 @@ scalar::Value exercise::mul(const scalar::Value& a, const scalar::Value& b) {
             b.grad += out.grad * a.grad;
         } else {
             a.grad += out.grad * b.data;
-            b.grad += out.grad * a.data;
+            if (!mistake(18)) b.grad += out.grad * a.data;
         }
     });
     if (mistake(16)) have = true, kept = made;
@@ -79,7 +81,8 @@ scalar::Value exercise::tanh(const scalar::Value& x) {
         } else if (mistake(13)) {
             x.grad += out.grad * (1 - out.data);
         } else {
-            x.grad += out.grad * (1 - out.data * out.data);
+            // mistake 19 adds to the output's own grad
+            (mistake(19) ? out.grad : x.grad) += out.grad * (1 - out.data * out.data);
         }
     });
     if (mistake(17)) have = true, kept = made;

@@ -15,6 +15,8 @@
 // mistake 15: dx taken as ones, not gy => dx is all ones
 // mistake 16: db summed along each row, shape (N) => you summed each row (over c)
 // mistake 17: db made and returned without gy added into it => db is all zeros
+// mistake 18: cube's backward multiplies every element by gy's first value, gy[0] => every element took gy's first value
+// mistake 19: cube's first dx kept in a static and returned ever after => your gradient is exactly the one your function returned for an earlier, different input
 // Lesson 06's planted mistakes, one program: PG_MISTAKE=N runs mistake N (lesson::mistake(N) is then
 // true), which must fail the checks with its hint above; with none chosen this is a correct answer.
 // The functions are solution.cpp's, but for the lines marked.
@@ -28,17 +30,21 @@ pg::Tensor exercise::cube(const pg::Tensor& x) {
     for (size_t i = 0; i < y.size(); ++i) py[i] = py[i] * py[i] * py[i];
     pg::BackwardFn backward = [](const pg::BackwardContext& ctx) -> std::vector<pg::Array> {
         // y = x^3  =>  dx = gy * 3x^2
+        static pg::Array kept;  // mistake 19: the first call's dx
+        if (mistake(19) && kept.size()) return {kept};
         pg::Array dx = ctx.gy;
         const float* px = ctx.inputs[0].ptr();   // x
         const float* po = ctx.y.data();
         for (size_t i = 0; i < dx.size(); ++i) {
             if (mistake(1)) dx.data()[i] = 3.f * px[i] * px[i];
+            else if (mistake(18)) dx.data()[i] = ctx.gy.data()[0] * 3.f * px[i] * px[i];
             else if (mistake(2)) dx.data()[i] *= 3.f * px[i];
             else if (mistake(3)) dx.data()[i] *= 3.f * po[i] * po[i];
             else if (mistake(4)) dx.data()[i] *= 3.f * po[i] / px[i];
             else if (mistake(6)) dx.data()[i] *= px[i] * px[i];
             else dx.data()[i] *= 3.f * px[i] * px[i];
         }
+        if (mistake(19)) kept = dx;
         return {dx};
     };
     return pg::make_result(std::move(y), "cube", {x}, backward);
