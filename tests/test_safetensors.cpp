@@ -538,7 +538,7 @@ TEST_CASE("safetensors: export writes torch's layouts, the settings and the voca
     CHECK(f.metadata.count("tokenizer") == 0);
     CHECK(f.metadata.count("rng.model") == 0);
     const std::string& vocab = f.metadata.at("vocab");
-    CHECK(vocab.rfind("[\"<PAD>\",\"<BOS>\",\"<SEP>\",\"<EOS>\",\"<UNK>\",\"" + m.tok.token_str(5) + "\",", 0) == 0);
+    CHECK(vocab.rfind("[\"<COPY>\",\"<BOS>\",\"<SEP>\",\"<EOS>\",\"<UNK>\",\"" + m.tok.token_str(5) + "\",", 0) == 0);
     CHECK(poet::tokenizer_from_vocab_json(vocab).serialize() == m.tok.serialize());
 
     poet::PoetModel back = poet::import_safetensors(path);
@@ -551,6 +551,19 @@ TEST_CASE("safetensors: export writes torch's layouts, the settings and the voca
     expected.erase("rng.model");
     expected.erase("rng.data");
     CHECK(back.metadata == expected);
+    CHECK(back.copy_token == m.copy_token);
+
+    // a file exported before id 0 was COPY names it <PAD> and has no train.copy_token: imported, without the copy token
+    {
+        pg::Metadata old = f.metadata;
+        old["vocab"] = "[\"<PAD>\"" + vocab.substr(std::string("[\"<COPY>\"").size());
+        old.erase("train.copy_token");
+        std::string before = trained.run.path + "/before_copy.safetensors";
+        pg::save_safetensors(before, f.tensors, old);
+        poet::PoetModel imported = poet::import_safetensors(before);
+        CHECK(imported.tok.serialize() == m.tok.serialize());
+        CHECK_FALSE(imported.copy_token);
+    }
 
     // the checkpoint import writes is one `./poet write` loads and writes with
     std::string ckpt = trained.run.path + "/imported.ckpt";
@@ -593,14 +606,14 @@ TEST_CASE("safetensors: import refuses a file that does not describe its own GPT
     CHECK_THAT(drop("model.n_layer"), Contains("has no 'model.n_layer'"));
     CHECK_THAT(set("vocab", "春眠"), Contains("metadata 'vocab' is not JSON"));
     CHECK_THAT(set("vocab", "{}"), Contains("is not a JSON list of the tokens in id order"));
-    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>"])"), Contains("is not a JSON list"));
-    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春","眠眠"])"),
+    CHECK_THAT(set("vocab", R"(["<COPY>","<BOS>","<SEP>","<EOS>","<UNK>"])"), Contains("is not a JSON list"));
+    CHECK_THAT(set("vocab", R"(["<COPY>","<BOS>","<SEP>","<EOS>","<UNK>","春","眠眠"])"),
                Contains("metadata 'vocab' entry 6 is \"眠眠\", not one character"));
-    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春",7])"), Contains("entry 6 is 7, not a string"));
-    CHECK_THAT(set("vocab", R"(["<PAD>","<SEP>","<BOS>","<EOS>","<UNK>","春"])"),
-               Contains("metadata 'vocab' entry 1 is \"<SEP>\"; ids 0 to 4 are <PAD> <BOS> <SEP> <EOS> <UNK>"));
-    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春","春"])"), Contains("appears twice"));
-    CHECK_THAT(set("vocab", R"(["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","春","眠"])"),
+    CHECK_THAT(set("vocab", R"(["<COPY>","<BOS>","<SEP>","<EOS>","<UNK>","春",7])"), Contains("entry 6 is 7, not a string"));
+    CHECK_THAT(set("vocab", R"(["<COPY>","<SEP>","<BOS>","<EOS>","<UNK>","春"])"),
+               Contains("metadata 'vocab' entry 1 is \"<SEP>\"; ids 0 to 4 are <COPY> <BOS> <SEP> <EOS> <UNK>"));
+    CHECK_THAT(set("vocab", R"(["<COPY>","<BOS>","<SEP>","<EOS>","<UNK>","春","春"])"), Contains("appears twice"));
+    CHECK_THAT(set("vocab", R"(["<COPY>","<BOS>","<SEP>","<EOS>","<UNK>","春","眠"])"),
                Contains("model.vocab_size " + std::to_string(trained.model.tok.size()) + " differs from the 7 tokens of 'vocab'"));
     CHECK_THAT(set("model.n_embd", "15"), Contains("--width 15 must be a multiple of --heads 2"));
     CHECK_THAT(set("model.n_embd", "32"), Contains("tensor 'transformer.wte.weight' has shape (" +

@@ -24,7 +24,7 @@ std::string utf8_encode(const std::u32string& text);
 // Text -> ids, one per character: your utf8_decode, then each character's id in tok; a character
 // outside the vocabulary becomes poet::Tokenizer::UNK.
 std::vector<int> encode(const poet::Tokenizer& tok, const std::string& text);
-// Ids -> text; the special tokens print as <PAD>, <BOS>, <SEP>, <EOS>, <UNK>.
+// Ids -> text; the special tokens print as <COPY>, <BOS>, <SEP>, <EOS>, <UNK>.
 std::string decode(const poet::Tokenizer& tok, const std::vector<int>& ids);
 
 struct Example {

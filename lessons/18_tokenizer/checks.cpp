@@ -434,7 +434,7 @@ int main() {
         std::vector<int> ids = tok.encode(chunxiao);
         ids.insert(ids.begin(), {Tokenizer::BOS, tok.id(U'花'), Tokenizer::SEP});
         ids.push_back(Tokenizer::EOS);
-        ids.push_back(Tokenizer::PAD);
+        ids.push_back(Tokenizer::COPY);
         ids.push_back(Tokenizer::UNK);
         lesson::expect(lesson::tr("decode(tok, a record)", "decode(tok, 一条记录)"), exercise::decode(tok, ids) == tok.decode(ids), tok.decode(ids),
                        exercise::decode(tok, ids),

@@ -48,9 +48,9 @@ std::vector<int> exercise::encode(const poet::Tokenizer& tok, const std::string&
 }
 
 std::string exercise::decode(const poet::Tokenizer& tok, const std::vector<int>& ids) {
-    // ids 0..4 are special: tok.token_str(id) gives <PAD>, <BOS>, <SEP>, <EOS>, <UNK>;
+    // ids 0..4 are special: tok.token_str(id) gives <COPY>, <BOS>, <SEP>, <EOS>, <UNK>;
     // any other id: utf8_encode of tok.char_of(id)
-    // 编号 0..4 是特殊标记：tok.token_str(id) 给出 <PAD>、<BOS>、<SEP>、<EOS>、<UNK>；
+    // 编号 0..4 是特殊标记：tok.token_str(id) 给出 <COPY>、<BOS>、<SEP>、<EOS>、<UNK>；
     // 其他编号：对 tok.char_of(id) 做 utf8_encode
     throw lesson::NotImplemented("exercise::decode");
 }

@@ -192,7 +192,8 @@ static void baseline(const Data& d) {
     std::string ckpt = poet::default_checkpoint();
     if (std::filesystem::exists(ckpt)) {
         poet::PoetModel model = poet::load_model(ckpt);
-        poet::ValLoss gpt = poet::validation_loss(*model.gpt, poet::encode_poems(d.corpus.val, model.tok), 64);
+        poet::ValLoss gpt = poet::validation_loss(*model.gpt, poet::encode_poems(d.corpus.val, model.tok), 64,
+                                                   model.copy_token);
         double gap = bigram.mean - gpt.mean;
         const std::string by = lesson::num(std::fabs(gap), 4);
         std::cout << lesson::tr("the GPT at ", "GPT 检查点 ") << ckpt << lesson::tr(" (step ", "（第 ") << model.step

@@ -286,7 +286,9 @@ static void run() {
     if (std::optional<poet::PoetModel> demo = small_poet::demo_model()) {
         lesson::section(tr("extra: ./poet demo's model, the same calls", "附加：./poet demo 的模型，同样的调用"));
         pg::Generator gen_demo(8);
-        poet::WrittenPoem d = poet::write_poems(*demo->gpt, demo->tok, {demo->tok.id(U'月')}, reg, gen_demo)[0];
+        poet::WriteOptions demo_opt = reg;
+        demo_opt.copy_token = demo->copy_token;   // the demo's model writes k as COPY (lesson 27)
+        poet::WrittenPoem d = poet::write_poems(*demo->gpt, demo->tok, {demo->tok.id(U'月')}, demo_opt, gen_demo)[0];
         std::cout << poet::couplets(d.text, "  ") << "\n";
         std::cout << poet::form::explain(poet::decode_utf8(d.text), poet::pingshui());
     }

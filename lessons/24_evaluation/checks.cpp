@@ -213,7 +213,7 @@ int main() {
         expect_loss(lesson::from_rows({{2, 1, 0}, {0, 0, 0}, {5, 5, 5}, {1, 3, 2}}), {0, 2, poet::kIgnore, 1},
                     poet::kIgnore, 1e-6);
     });
-    checks.run(lesson::tr("ignore is an argument: PAD (0) as the ignored target", "ignore 是参数：把 PAD (0) 当作被忽略的目标"), [] {
+    checks.run(lesson::tr("ignore is an argument: id 0 (COPY) as the ignored target", "ignore 是参数：把 id 0（COPY）当作被忽略的目标"), [] {
         expect_loss(random_logits(6, 5, 2.f, 241), {0, 3, 0, 4, 1, 0}, 0, 1e-6);
     });
     checks.run(lesson::tr("logits 1000, 0, -1000, target 0: loss 0, not inf or nan", "logits 为 1000、0、-1000，目标 0：损失 0，不是 inf 或 nan"), [] {

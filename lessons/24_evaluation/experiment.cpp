@@ -320,7 +320,7 @@ static void run() {
     if (std::optional<poet::PoetModel> demo = small_poet::demo_model()) {
         lesson::section(tr("extra: ./poet demo's model (runs/poet/model.ckpt), not quoted by the README", "附加：./poet demo 的模型（runs/poet/model.ckpt），README 不引用"));
         poet::ValLoss d = poet::validation_loss(*demo->gpt, poet::encode_poems(corpus.val, demo->tok),
-                                                poet::kValidationBatch);
+                                                poet::kValidationBatch, demo->copy_token);
         std::cout << tr("demo model: step ", "demo 模型：第 ") << demo->step << tr(", validation loss ", " 步，验证损失 ") << fixed(d.mean, 3)
                   << tr(", perplexity ", "，困惑度 ") << fixed(std::exp(d.mean), 1) << "\n";
     }

@@ -1,5 +1,5 @@
 // mistake 1: the mean over all N rows instead of the counted ones => divide by the counted predictions, not by N
-// mistake 2: only kIgnore skipped, the ignore argument unused (PAD targets counted) => skip every target equal to ignore
+// mistake 2: only kIgnore skipped, the ignore argument unused (targets of id 0 counted) => skip every target equal to ignore
 // mistake 3: no max subtraction, exp(1000) overflows => subtract the row's max before exp
 // mistake 4: the log of a softmax probability instead of log-sum-exp => underflowed to 0
 // mistake 5: the sum instead of the mean => the sum, not the mean

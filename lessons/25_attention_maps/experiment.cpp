@@ -366,7 +366,8 @@ static void run() {
                                 "第 " + std::to_string(demo->step) + " 步，" + std::to_string(demo->gpt->config().n_layer) +
                                     " 层，宽度 " + std::to_string(demo->gpt->config().n_embd) +
                                     "（每跑一次 demo 都不一样：README 一个数也不引用）\n");
-        print_head_table(*demo->gpt, poet::validation_batch(poet::encode_poems(corpus.val, demo->tok), 0, 256).inputs);
+        print_head_table(*demo->gpt,
+                         poet::validation_batch(poet::encode_poems(corpus.val, demo->tok), 0, 256, demo->copy_token).inputs);
     } else {
         std::cout << lesson::tr("no runs/poet/model.ckpt: run ./poet demo, then this lesson again\n",
                                 "没有 runs/poet/model.ckpt：先运行 ./poet demo，再运行这一课\n");

@@ -39,7 +39,7 @@ int cmd_bench(int argc, char** argv) {
     for (size_t i = 0; i < warm + repeat; ++i) {
         if (i == warm) forward_s = backward_s = update_s = 0;
         auto t0 = std::chrono::steady_clock::now();
-        Batch batch = sample_batch(poems, cfg.batch, gen);
+        Batch batch = sample_batch(poems, cfg.batch, gen, uses_copy_token(cfg));
         double sample_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         StepStats s = train_step(*model.gpt, opt, batch, cfg.lr, cfg.clip);
         if (!s.diverged.empty()) throw std::runtime_error("bench: step " + std::to_string(i + 1) + ": " + s.diverged);

@@ -56,6 +56,7 @@ int cmd_demo(int argc, char** argv) {
         if (model.tok.contains(decode_utf8(c)[0])) ks.push_back(model.tok.id(decode_utf8(c)[0]));
     TopicTable topics(load_corpus(default_data_dir(), train_config_from(model.metadata).corpus).train, model.tok, ks);
     WriteOptions opt;
+    opt.copy_token = model.copy_token;
     opt.form = Form::Regulated;   // as ./poet write: 格律 and steering by default
     opt.steering = {&topics, kTopicWeight, kRepeatPenalty};
     size_t samples = a.size("samples", 2);

@@ -99,7 +99,7 @@ static CorpusBaseline print_corpus_rows(PoetModel& model, const Corpus& corpus, 
         val.ks.push_back(corpus.val[i][quatrain::slot_position(validation_slot(i))]);   // as the validation records
         val.poems.push_back(corpus.val[i]);
     }
-    base.val_log_p = mean_log_prob(*model.gpt, model.tok, val, &base.val_skipped);
+    base.val_log_p = mean_log_prob(*model.gpt, model.tok, val, model.copy_token, &base.val_skipped);
     print_judgement_row("corpus: validation quatrains", form_stats(corpus.val, table), fixed3(base.val_log_p), "");
     Prompted real = real_poems_with(corpus.train, prompts, gen);
     base.ceiling = topicality(co, real, true).contrast();
@@ -120,7 +120,7 @@ static void print_judgement(PoetModel& model, const Corpus& corpus, const std::s
     CorpusBaseline base = print_corpus_rows(model, corpus, data_dir, co, prompts, gen);
     std::vector<double> log_p(written.size()), topic(written.size());
     for (size_t w = 0; w < written.size(); ++w) {
-        log_p[w] = mean_log_prob(*model.gpt, model.tok, written[w]);
+        log_p[w] = mean_log_prob(*model.gpt, model.tok, written[w], model.copy_token);
         topic[w] = topicality(co, written[w], false).contrast();
         print_judgement_row(kWays[w].name, form_stats(written[w].poems, table), fixed3(log_p[w]), fixed3(topic[w]));
     }
@@ -187,11 +187,11 @@ int cmd_eval(int argc, char** argv) {
     PoetModel model = load_model(path);
     TrainConfig cfg = train_config_from(model.metadata);
     Corpus corpus = load_corpus(a.str("data", default_data_dir()), cfg.corpus);
-    std::printf("checkpoint %s: step %llu, corpus '%s', vocabulary %zu\n", path.c_str(),
-                static_cast<unsigned long long>(model.step), cfg.corpus.c_str(), model.tok.size());
+    std::printf("checkpoint %s: step %llu, corpus '%s', vocabulary %zu, copy token %s\n", path.c_str(),
+                static_cast<unsigned long long>(model.step), cfg.corpus.c_str(), model.tok.size(), cfg.copy_token.c_str());
     std::printf("kernels %s, %zu threads\n", pg::kernel_set().c_str(), pg::num_threads());
 
-    ValLoss v = validation_loss(*model.gpt, encode_poems(corpus.val, model.tok), kValidationBatch);
+    ValLoss v = validation_loss(*model.gpt, encode_poems(corpus.val, model.tok), kValidationBatch, model.copy_token);
     if (!std::isfinite(v.mean))
         throw std::runtime_error(path + ": the validation loss is " + std::to_string(v.mean) +
                                  ": the model's weights do not give finite predictions");
@@ -226,6 +226,7 @@ int cmd_eval(int argc, char** argv) {
         for (size_t i = 0; i < n; ++i) prompts.push_back(given[i % given.size()]);
     }
     WriteOptions opt;
+    opt.copy_token = model.copy_token;
     opt.sampling.temperature = a.number("temperature", 0.8f);
     opt.sampling.top_k = a.size("top-k", 0);
     auto lines = training_lines(corpus.train);

@@ -64,6 +64,7 @@ int cmd_write(int argc, char** argv) {
 
     PoetModel model = load_model(a.str("checkpoint", default_checkpoint()));
     int k = prompt_char_id(a.positional()[0], model.tok);
+    opt.copy_token = model.copy_token;
     // the steering's counts: the training poems of the corpus this checkpoint was trained on
     TopicTable topics(load_corpus(default_data_dir(), train_config_from(model.metadata).corpus).train, model.tok, {k});
     if (opt.constrained) {

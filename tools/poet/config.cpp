@@ -36,6 +36,7 @@ const std::vector<Setting>& settings() {
         {"beta2",          "train.beta2",         "optimiser", "X",         &C::beta2,        0,     0.9999, nullptr},
         {"clip",           "train.clip",          "optimiser", "X",         &C::clip,         1e-12, 1e6,  nullptr},
         {"corpus",         "train.corpus",        "data",      "jueju|all", &C::corpus,       0,     0,    nullptr},
+        {"copy-token",     "train.copy_token",    "data",      "on|off",    &C::copy_token,   0,     0,    nullptr, "off"},
         {"seed",           "train.seed",          "data",      "N",         &C::seed,         0,     u64,  nullptr},
         {"eval-every",     "train.eval_every",    "intervals", "N",         &C::eval_every,   1,     big,  nullptr},
         {"save-every",     "train.save_every",    "intervals", "N",         &C::save_every,   1,     big,  nullptr},
@@ -128,6 +129,10 @@ static float get_float(const pg::Metadata& meta, const std::string& key) {
 
 // Sets the setting's field in cfg from its metadata key.
 static void read_setting(const pg::Metadata& m, const Setting& s, TrainConfig& cfg) {
+    if (s.before && m.find(s.key) == m.end()) {   // a checkpoint from before the setting existed
+        cfg.*std::get<std::string TrainConfig::*>(s.field) = s.before;
+        return;
+    }
     if (auto f = std::get_if<size_t TrainConfig::*>(&s.field)) cfg.**f = get_size(m, s.key);
     else if (auto f = std::get_if<float TrainConfig::*>(&s.field)) cfg.**f = get_float(m, s.key);
     else cfg.*std::get<std::string TrainConfig::*>(s.field) = get(m, s.key);

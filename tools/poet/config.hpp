@@ -22,6 +22,7 @@ struct TrainConfig {
     float lr = 2e-3f, min_lr = 2e-4f, weight_decay = 0.1f, beta1 = 0.9f, beta2 = 0.99f, clip = 1.0f;
     uint64_t seed = 1337;
     std::string corpus = "all";     // "jueju" or "all" (corpus.hpp)
+    std::string copy_token = "on";  // "on": the poem's k is written as COPY in the records (copy_token.hpp)
     // bookkeeping
     size_t eval_every = 250, save_every = 200;
     // testing aid: pretend the loss of this step (counted from 1) is NaN; 0 = never
@@ -39,6 +40,9 @@ struct Setting {
     std::variant<size_t TrainConfig::*, float TrainConfig::*, std::string TrainConfig::*> field;
     double min, max;       // the range a number must lie in (inclusive)
     const char* default_note;   // --help's default when it is not the field's value ("lr/10"), or nullptr
+    // What a checkpoint written before the setting existed meant by leaving it out ("off"), or
+    // nullptr: the setting must be there.
+    const char* before = nullptr;
 };
 const std::vector<Setting>& settings();
 
@@ -46,13 +50,17 @@ const std::vector<Setting>& settings();
 // of the run, so short runs warm up less.
 size_t default_warmup(size_t steps);
 
+// Does a run of this config train on records with the copy token?
+inline bool uses_copy_token(const TrainConfig& cfg) { return cfg.copy_token == "on"; }
+
 // Throws std::invalid_argument naming the first setting out of range (its flag and its limits).
 void validate(const TrainConfig& cfg);
 
 pg::nn::GPTConfig gpt_config(const TrainConfig& cfg, size_t vocab_size);
 pg::optim::AdamWOptions adamw_options(const TrainConfig& cfg);   // lr, betas, weight decay; eps 1e-8
 
-// Every setting's key; from_metadata throws std::runtime_error naming a missing or bad key.
+// Every setting's key; from_metadata throws std::runtime_error naming a missing or bad key (a
+// missing key of a setting with a `before` value takes that value).
 void to_metadata(const TrainConfig& cfg, pg::Metadata& meta);
 TrainConfig train_config_from(const pg::Metadata& meta);
 // The model's shape from the "model.*" keys and model.vocab_size alone.

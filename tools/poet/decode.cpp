@@ -7,18 +7,26 @@
 #include <numeric>
 #include "pg/autograd.hpp"
 #include "pg/ops.hpp"
+#include "poet/copy_token.hpp"
 
 namespace poet {
 
-std::vector<std::vector<float>> next_logits(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& rows) {
+std::vector<std::vector<float>> next_logits(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& rows,
+                                            bool copy_token) {
     pg::NoGradGuard no_grad;
     const size_t B = rows.size(), T = rows.at(0).size(), V = gpt.config().vocab_size;
     std::vector<float> flat;
     flat.reserve(B * T);
-    for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.end());
+    for (const auto& r : rows) {
+        const std::vector<int> read = copy_token ? with_copy_token(r) : r;   // what the model reads
+        flat.insert(flat.end(), read.begin(), read.end());
+    }
     pg::Tensor logits = gpt.forward_last(pg::tensor(flat, {B, T}));   // (B,V)
     std::vector<std::vector<float>> out(B);
-    for (size_t b = 0; b < B; ++b) out[b].assign(logits.ptr() + b * V, logits.ptr() + (b + 1) * V);
+    for (size_t b = 0; b < B; ++b) {
+        out[b].assign(logits.ptr() + b * V, logits.ptr() + (b + 1) * V);
+        if (copy_token) fold_copy_token(out[b], rows[b].at(1));
+    }
     return out;
 }
 
@@ -70,7 +78,7 @@ int sample_token(const std::vector<float>& logits, const std::vector<int>& allow
 
 void extend(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::vector<std::vector<int>>& fixed,
             size_t length, const std::vector<int>& allowed, const SamplingOptions& opt, pg::Generator& gen,
-            const LogitAdjust& adjust) {
+            bool copy_token, const LogitAdjust& adjust) {
     auto done = [&](size_t r) { return rows[r].size() >= length || (!rows[r].empty() && rows[r].back() == Tokenizer::EOS); };
     for (;;) {
         std::vector<size_t> to_sample;   // rows whose next position is sampled, all of one length
@@ -92,7 +100,7 @@ void extend(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::ve
         if (to_sample.empty()) continue;
         std::vector<std::vector<int>> batch;
         for (size_t r : to_sample) batch.push_back(rows[r]);
-        std::vector<std::vector<float>> logits = next_logits(gpt, batch);
+        std::vector<std::vector<float>> logits = next_logits(gpt, batch, copy_token);
         for (size_t i = 0; i < to_sample.size(); ++i) {
             if (adjust) adjust(logits[i], batch[i]);
             rows[to_sample[i]].push_back(sample_token(logits[i], allowed, opt, gen));

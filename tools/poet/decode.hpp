@@ -12,8 +12,11 @@
 namespace poet {
 
 // Logits (B,V) for the token after each row of ids (B,T): the GPT's forward, with the final
-// LayerNorm and head applied to the last position only.
-std::vector<std::vector<float>> next_logits(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& rows);
+// LayerNorm and head applied to the last position only. copy_token (a model trained with it): each
+// row BOS k SEP ... is read with the poem's k as COPY, and COPY's probability is folded into k's
+// (copy_token.hpp), so the rows and the logits are about characters either way.
+std::vector<std::vector<float>> next_logits(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& rows,
+                                            bool copy_token = false);
 
 struct SamplingOptions {
     float temperature = 0.8f;   // 0: always the most likely allowed token
@@ -35,9 +38,9 @@ using LogitAdjust = std::function<void(std::vector<float>& logits, const std::ve
 
 // Grows every row to `length` ids. fixed[r][t] >= 0 puts that id at position t of row r; -1 samples
 // it from `allowed`, after `adjust` (when given) has changed the logits. A row stops early after it
-// holds EOS. Rows are batched through the model.
+// holds EOS. Rows are batched through the model (next_logits, with copy_token).
 void extend(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::vector<std::vector<int>>& fixed,
             size_t length, const std::vector<int>& allowed, const SamplingOptions& opt, pg::Generator& gen,
-            const LogitAdjust& adjust = {});
+            bool copy_token = false, const LogitAdjust& adjust = {});
 
 }  // namespace poet

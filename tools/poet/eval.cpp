@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include "pg/autograd.hpp"
+#include "poet/copy_token.hpp"
 #include "poet/form.hpp"
 #include "poet/quatrain.hpp"
 #include "poet/records.hpp"
@@ -102,7 +103,7 @@ FormStats form_stats(const std::vector<std::u32string>& poems, const RhymeTable&
     return f;
 }
 
-double mean_log_prob(pg::nn::GPT& gpt, const Tokenizer& tok, const Prompted& p, size_t* skipped) {
+double mean_log_prob(pg::nn::GPT& gpt, const Tokenizer& tok, const Prompted& p, bool copy_token, size_t* skipped) {
     constexpr size_t kBatch = 64;   // (64,27,V) logits at a time
     std::vector<std::vector<int>> records;
     for (size_t i = 0; i < p.poems.size(); ++i) {
@@ -126,7 +127,8 @@ double mean_log_prob(pg::nn::GPT& gpt, const Tokenizer& tok, const Prompted& p, 
         std::vector<float> flat;
         for (size_t b = 0; b < B; ++b) {
             const std::vector<int>& r = records[begin + b];
-            flat.insert(flat.end(), r.begin(), r.begin() + static_cast<long>(T));
+            const std::vector<int> read = copy_token ? with_copy_token(r) : r;   // what the model reads
+            flat.insert(flat.end(), read.begin(), read.begin() + static_cast<long>(T));
         }
         pg::Tensor logits = gpt.forward(pg::tensor(flat, {B, T}));   // (B,T,V)
         for (size_t b = 0; b < B; ++b)
@@ -135,7 +137,9 @@ double mean_log_prob(pg::nn::GPT& gpt, const Tokenizer& tok, const Prompted& p, 
                 const float* z = logits.ptr() + (b * T + pos - 1) * V;   // the input position that predicts slot s
                 double m = *std::max_element(z, z + V), sum = 0;
                 for (size_t v = 0; v < V; ++v) sum += std::exp(z[v] - m);
-                total += z[records[begin + b][pos]] - m - std::log(sum);
+                const int c = records[begin + b][pos], k = records[begin + b][1];
+                const double score = copy_token && c == k ? copy_folded_logit(z, k) : z[c];
+                total += score - m - std::log(sum);
             }
     }
     gpt.train(was_training);

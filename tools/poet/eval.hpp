@@ -53,7 +53,9 @@ FormStats form_stats(const std::vector<std::u32string>& poems, const RhymeTable&
 // The model's mean log-probability per character of the poems of p, each after its own k:
 // log p(c | BOS k SEP and the poem before c) at temperature 1 over the whole vocabulary, averaged
 // over the 20 character slots of every poem. Poems holding a character outside the vocabulary are skipped (*skipped).
-double mean_log_prob(pg::nn::GPT& gpt, const Tokenizer& tok, const Prompted& p, size_t* skipped = nullptr);
+// copy_token: the model reads the poem's k as COPY, and k's probability is p(k) + p(COPY) (copy_token.hpp).
+double mean_log_prob(pg::nn::GPT& gpt, const Tokenizer& tok, const Prompted& p, bool copy_token = false,
+                     size_t* skipped = nullptr);
 
 // How often characters share a poem in a corpus, for a few characters k: n(c) poems hold c, n(k, c)
 // hold both. Enough for PMI(k, c) = log(N n(k,c) / (n(k) n(c))).

@@ -39,7 +39,8 @@ PoetModel load_model(const std::string& path) {
         if (format == info.metadata.end() || format->second != kFormat)
             throw std::runtime_error("not a poet checkpoint (metadata 'poet.format' is not " + std::string(kFormat) + ")");
         Tokenizer tok = Tokenizer::deserialize(metadata_at(info.metadata, "tokenizer"));
-        validate(train_config_from(info.metadata));   // every size within its limit before anything is built
+        TrainConfig train_cfg = train_config_from(info.metadata);
+        validate(train_cfg);   // every size within its limit before anything is built
         pg::nn::GPTConfig cfg = gpt_config_from(info.metadata);
         if (cfg.vocab_size != tok.size())
             throw std::runtime_error("model.vocab_size " + std::to_string(cfg.vocab_size) + " differs from the " +
@@ -48,6 +49,7 @@ PoetModel load_model(const std::string& path) {
         pg::LoadedCheckpoint loaded = pg::load(path, *m.gpt);
         m.metadata = loaded.metadata;
         m.step = loaded.step;
+        m.copy_token = uses_copy_token(train_cfg);
         m.gpt->eval();
         return m;
     } catch (const pg::CheckpointError&) {

@@ -17,6 +17,7 @@ struct PoetModel {
     std::unique_ptr<pg::nn::GPT> gpt;
     pg::Metadata metadata;                // as read from the checkpoint (empty for a fresh model)
     uint64_t step = 0;                    // training steps behind these weights
+    bool copy_token = false;              // trained with the copy token (TrainConfig::copy_token)
 };
 
 // A fresh model with weights drawn from `seed`.

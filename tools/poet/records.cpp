@@ -2,6 +2,7 @@
 // Leaves out: shuffling epochs (sampling with replacement is simpler to reproduce and resume).
 #include "poet/records.hpp"
 #include <stdexcept>
+#include "poet/copy_token.hpp"
 #include "poet/quatrain.hpp"
 
 namespace poet {
@@ -64,21 +65,25 @@ size_t counted_targets(const Batch& batch) {
     return n;
 }
 
-Batch sample_batch(const std::vector<Poem>& poems, size_t batch_size, pg::Generator& gen) {
+Batch sample_batch(const std::vector<Poem>& poems, size_t batch_size, pg::Generator& gen, bool copy_token) {
     std::vector<std::vector<int>> records;
     records.reserve(batch_size);
     for (size_t b = 0; b < batch_size; ++b) {
         const Poem& poem = poems[gen.randint(poems.size())];
-        records.push_back(make_record(poem, gen.randint(quatrain::kChars)));
+        std::vector<int> r = make_record(poem, gen.randint(quatrain::kChars));
+        records.push_back(copy_token ? with_copy_token(r) : r);
     }
     return make_batch(records);
 }
 
 size_t validation_slot(size_t i) { return (7 * i) % quatrain::kChars; }
 
-Batch validation_batch(const std::vector<Poem>& poems, size_t begin, size_t end) {
+Batch validation_batch(const std::vector<Poem>& poems, size_t begin, size_t end, bool copy_token) {
     std::vector<std::vector<int>> records;
-    for (size_t i = begin; i < end; ++i) records.push_back(make_record(poems[i], validation_slot(i)));
+    for (size_t i = begin; i < end; ++i) {
+        std::vector<int> r = make_record(poems[i], validation_slot(i));
+        records.push_back(copy_token ? with_copy_token(r) : r);
+    }
     return make_batch(records);
 }
 

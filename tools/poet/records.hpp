@@ -38,11 +38,12 @@ Batch rows_of(const Batch& batch, size_t begin, size_t end);
 size_t counted_targets(const Batch& batch);
 
 // B records drawn with replacement, each with a fresh slot for k: poem = randint(N), slot = randint(20).
-Batch sample_batch(const std::vector<Poem>& poems, size_t batch_size, pg::Generator& gen);
+// copy_token: each record as with_copy_token writes it (copy_token.hpp), the poem's k as COPY.
+Batch sample_batch(const std::vector<Poem>& poems, size_t batch_size, pg::Generator& gen, bool copy_token = false);
 
 // The validation record of poem i uses slot (7*i) % 20: fixed, so every run (and the PyTorch
 // twin) measures the same records.
 size_t validation_slot(size_t i);
-Batch validation_batch(const std::vector<Poem>& poems, size_t begin, size_t end);
+Batch validation_batch(const std::vector<Poem>& poems, size_t begin, size_t end, bool copy_token = false);
 
 }  // namespace poet

@@ -7,7 +7,7 @@
 
 namespace poet {
 
-static const char* const kSpecialNames[Tokenizer::num_special] = {"<PAD>", "<BOS>", "<SEP>", "<EOS>", "<UNK>"};
+static const char* const kSpecialNames[Tokenizer::num_special] = {"<COPY>", "<BOS>", "<SEP>", "<EOS>", "<UNK>"};
 
 Tokenizer Tokenizer::build(const std::vector<std::u32string>& texts) {
     std::unordered_map<char32_t, size_t> counts;   // (a hash map: the corpus counted 9x faster than with std::map)

@@ -1,4 +1,4 @@
-// The poet's tokenizer: one id per character, five special tokens first (PAD, BOS, SEP, EOS, UNK),
+// The poet's tokenizer: one id per character, five special tokens first (COPY, BOS, SEP, EOS, UNK),
 // then every character of the training text, most frequent first. Serialised as a UTF-8 string
 // (the characters in id order) into the checkpoint's metadata.
 // Leaves out: subwords, byte fallback, normalisation (the corpus is already simplified script).
@@ -11,7 +11,9 @@ namespace poet {
 
 class Tokenizer {
 public:
-    static constexpr int PAD = 0, BOS = 1, SEP = 2, EOS = 3, UNK = 4;
+    // COPY: the record's character k written again inside the poem (copy_token.hpp); id 0 was PAD,
+    // which nothing ever used (every record has the same length), until the copy token took it.
+    static constexpr int COPY = 0, BOS = 1, SEP = 2, EOS = 3, UNK = 4;
     static constexpr int num_special = 5;
 
     Tokenizer() = default;
@@ -30,7 +32,7 @@ public:
     // UTF-8 text to ids. Unknown characters throw (naming the character and its position) unless
     // allow_unknown, when they become UNK. Invalid UTF-8 throws naming the byte offset.
     std::vector<int> encode(const std::string& utf8, bool allow_unknown = false) const;
-    // Ids to text; special tokens print as <PAD>, <BOS>, <SEP>, <EOS>, <UNK>.
+    // Ids to text; special tokens print as <COPY>, <BOS>, <SEP>, <EOS>, <UNK>.
     std::string decode(const std::vector<int>& ids) const;
     std::string token_str(int id) const;
     char32_t char_of(int id) const;  // 0 for a special token; throws for an id outside [0, V)

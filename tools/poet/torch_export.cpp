@@ -88,10 +88,13 @@ Tokenizer tokenizer_from_vocab_json(const std::string& text) {
         chars += c;
     }
     Tokenizer tok = Tokenizer::deserialize(encode_utf8(chars));   // refuses a character listed twice
-    for (int id = 0; id < Tokenizer::num_special; ++id)
-        if (entry(static_cast<size_t>(id)) != tok.token_str(id))
-            throw std::invalid_argument("metadata 'vocab' entry " + std::to_string(id) + " is \"" + entry(static_cast<size_t>(id)) +
-                                        "\"; ids 0 to 4 are <PAD> <BOS> <SEP> <EOS> <UNK>");
+    for (int id = 0; id < Tokenizer::num_special; ++id) {
+        const std::string name = entry(static_cast<size_t>(id));
+        bool before_copy = id == Tokenizer::COPY && name == "<PAD>";   // files exported before id 0 was COPY
+        if (name != tok.token_str(id) && !before_copy)
+            throw std::invalid_argument("metadata 'vocab' entry " + std::to_string(id) + " is \"" + name +
+                                        "\"; ids 0 to 4 are <COPY> <BOS> <SEP> <EOS> <UNK>");
+    }
     return tok;
 }
 
@@ -147,15 +150,17 @@ static PoetModel poet_of(const pg::SafetensorsFile& file) {
     for (const char* key : kExportKeys) meta.erase(key);
     pg::Metadata defaults;
     to_metadata(TrainConfig{}, defaults);
-    for (const auto& [key, value] : defaults)
-        if (starts_with(key, "train.")) meta.insert({key, value});   // keeps the file's own
-    validate(train_config_from(meta));   // every size within its limit before anything is built
+    for (const Setting& s : settings())   // keeps the file's own; a setting with a `before` value keeps its absence
+        if (starts_with(s.key, "train.") && !s.before) meta.insert({s.key, defaults.at(s.key)});
+    const TrainConfig train_cfg = train_config_from(meta);
+    validate(train_cfg);   // every size within its limit before anything is built
     pg::nn::GPTConfig cfg = gpt_config_from(meta);
     if (cfg.vocab_size != tok.size())
         throw std::runtime_error("model.vocab_size " + std::to_string(cfg.vocab_size) + " differs from the " +
                                  std::to_string(tok.size()) + " tokens of 'vocab'");
 
     PoetModel m = make_model(tok, cfg, 0);
+    m.copy_token = uses_copy_token(train_cfg);
     pg::Metadata own;
     model_metadata(m, own);   // poet.format, the tokenizer as a checkpoint keeps it, model.vocab_size
     if (meta.count("poet.format") && meta.at("poet.format") != own.at("poet.format"))

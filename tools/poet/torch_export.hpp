@@ -18,8 +18,9 @@ namespace poet {
 std::string torch_name(const std::string& poetgrad_name);
 
 // The vocabulary as "__metadata__" holds it, a JSON list of the tokens in id order:
-// ["<PAD>","<BOS>","<SEP>","<EOS>","<UNK>","，","。","不",...]; and back (throws
-// std::invalid_argument naming the entry that is not a special in its place or one character).
+// ["<COPY>","<BOS>","<SEP>","<EOS>","<UNK>","，","。","不",...]; and back (throws
+// std::invalid_argument naming the entry that is not a special in its place or one character;
+// "<PAD>", id 0's name before it was COPY, is read as COPY).
 std::string vocab_json(const Tokenizer& tok);
 Tokenizer tokenizer_from_vocab_json(const std::string& json);
 

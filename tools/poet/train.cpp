@@ -98,11 +98,11 @@ void check_memory(const TrainConfig& c, size_t V) {
 
 // Is the model good to save: a finite loss on the first validation records, in eval mode (no
 // dropout draws, so a resumed run repeats the uninterrupted one)? Empty when it is, else why not.
-std::string unsaveable(pg::nn::GPT& gpt, const std::vector<Poem>& val_poems) {
+std::string unsaveable(pg::nn::GPT& gpt, const std::vector<Poem>& val_poems, bool copy_token) {
     pg::NoGradGuard no_grad;
     bool was_training = gpt.is_training();
     gpt.eval();
-    float probe = batch_loss(gpt, validation_batch(val_poems, 0, std::min<size_t>(16, val_poems.size()))).item();
+    float probe = batch_loss(gpt, validation_batch(val_poems, 0, std::min<size_t>(16, val_poems.size()), copy_token)).item();
     gpt.train(was_training);
     return std::isfinite(probe) ? "" : "its loss on validation records is " + fmt("%g", probe);
 }
@@ -144,6 +144,7 @@ Run restore(TrainConfig cfg, const TrainOptions& opt, TrainResult& result, const
     run.train_poems = encode_poems(corpus.train, run.tok);
     run.val_poems = encode_poems(corpus.val, run.tok);
     run.model = make_model(run.tok, gpt_config(cfg, run.tok.size()), cfg.seed);
+    run.model.copy_token = uses_copy_token(cfg);
     run.optimizer = std::make_unique<pg::optim::AdamW>(run.model.gpt->parameters(), adamw_options(cfg));
     run.data_gen = pg::Generator(cfg.seed ^ kDataStream);
     if (opt.resume) {
@@ -163,7 +164,7 @@ Run restore(TrainConfig cfg, const TrainOptions& opt, TrainResult& result, const
 // Saves the checkpoint of `step`; returns false, saving nothing, when the weights are not good
 // (unsaveable), so that the checkpoint on disk is always a good one.
 bool save_checkpoint(Run& run, size_t step, TrainResult& result) {
-    std::string bad = unsaveable(*run.model.gpt, run.val_poems);
+    std::string bad = unsaveable(*run.model.gpt, run.val_poems, uses_copy_token(run.cfg));
     if (!bad.empty()) {
         result.status = TrainStatus::Diverged;
         result.message = "diverged: after step " + std::to_string(step) + " the model is not worth saving (" + bad +
@@ -219,7 +220,7 @@ struct Session {
 StepStats take_step(Run& run, const DataParallel& dp, size_t step) {
     const TrainConfig& c = run.cfg;
     float lr = pg::optim::warmup_cosine_lr(step, c.warmup, c.steps, c.lr, c.min_lr);
-    Batch batch = sample_batch(run.train_poems, c.batch, run.data_gen);
+    Batch batch = sample_batch(run.train_poems, c.batch, run.data_gen, uses_copy_token(c));
     Share share = dp.take_rows(batch);
     return train_step(*run.model.gpt, *run.optimizer, batch, lr, c.clip, c.inject_nan_at == step + 1, share);
 }
@@ -237,7 +238,8 @@ void record(Run& run, Session& session, size_t step, const StepStats& s, double 
     row.grad_norm = s.grad_norm;
     row.tokens_per_s = static_cast<double>(c.batch * kInputLength) / step_seconds;
     if (session.lead && (step % c.eval_every == 0 || step == c.steps)) {
-        session.result.val_loss = static_cast<float>(validation_loss(*run.model.gpt, run.val_poems, kValidationBatch).mean);
+        session.result.val_loss =
+            static_cast<float>(validation_loss(*run.model.gpt, run.val_poems, kValidationBatch, uses_copy_token(c)).mean);
         row.val_loss = session.result.val_loss;
         if (session.bar)
             session.bar->note("step " + std::to_string(step) + ": val loss " + fmt("%.4f", session.result.val_loss) +

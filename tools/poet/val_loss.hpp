@@ -17,6 +17,9 @@ struct ValLoss {
 };
 
 // Runs without gradients and with dropout off; leaves the model in the mode it found it in.
-ValLoss validation_loss(pg::nn::GPT& gpt, const std::vector<Poem>& poems, size_t batch_size);
+// copy_token: the model reads the records with the copy token (copy_token.hpp), and a target k counts
+// with the probability the model gives k either way, -log(p(k) + p(COPY)): the loss of the poem's
+// characters, comparable with a model's that does not use the copy token.
+ValLoss validation_loss(pg::nn::GPT& gpt, const std::vector<Poem>& poems, size_t batch_size, bool copy_token = false);
 
 }  // namespace poet

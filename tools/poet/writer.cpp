@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include "pg/autograd.hpp"
+#include "poet/copy_token.hpp"
 #include "poet/form.hpp"
 #include "poet/quatrain.hpp"
 #include "poet/records.hpp"
@@ -85,7 +86,8 @@ private:
 // row's next slot from `rule`: fixed ids go in as they are, the rest is sampled, rows of one
 // position batched through the model.
 void extend_in_form(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const std::vector<std::vector<int>>& fixed,
-                    const SlotRule& rule, const SamplingOptions& opt, pg::Generator& gen, const LogitAdjust& adjust) {
+                    const SlotRule& rule, const SamplingOptions& opt, pg::Generator& gen, bool copy_token,
+                    const LogitAdjust& adjust) {
     for (;;) {
         std::vector<size_t> to_sample;   // rows whose next position is sampled, all at position t
         size_t t = 0;
@@ -100,7 +102,7 @@ void extend_in_form(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const
         if (to_sample.empty()) return;
         std::vector<std::vector<int>> batch;
         for (size_t r : to_sample) batch.push_back(rows[r]);
-        std::vector<std::vector<float>> logits = next_logits(gpt, batch);
+        std::vector<std::vector<float>> logits = next_logits(gpt, batch, copy_token);
         for (size_t i = 0; i < to_sample.size(); ++i) {
             if (adjust) adjust(logits[i], batch[i]);
             rows[to_sample[i]].push_back(sample_token(logits[i], rule.allowed(batch[i], t), opt, gen));
@@ -121,18 +123,23 @@ void extend_rows(pg::nn::GPT& gpt, std::vector<std::vector<int>>& rows, const st
                  size_t length, const SlotRule& rule, const WriteOptions& opt, const Tokenizer& tok,
                  pg::Generator& gen) {
     LogitAdjust adjust = adjust_for(opt, tok);
-    if (opt.form == Form::Regulated) return extend_in_form(gpt, rows, fixed, rule, opt.sampling, gen, adjust);
-    extend(gpt, rows, fixed, length, opt.constrained ? rule.han() : std::vector<int>{}, opt.sampling, gen, adjust);
+    if (opt.form == Form::Regulated)
+        return extend_in_form(gpt, rows, fixed, rule, opt.sampling, gen, opt.copy_token, adjust);
+    extend(gpt, rows, fixed, length, opt.constrained ? rule.han() : std::vector<int>{}, opt.sampling, gen,
+           opt.copy_token, adjust);
 }
 
 // writer.hpp's slot_odds under one slot rule, for drafts already checked: for every slot s of each
 // draft, may k go there (given the draft before s), and q_s. One forward pass over the drafts.
 std::vector<SlotOdds> odds_under(pg::nn::GPT& gpt, const std::vector<std::vector<int>>& rows, const SlotRule& rule,
-                                 float temperature) {
+                                 float temperature, bool copy_token) {
     pg::NoGradGuard no_grad;
     const size_t B = rows.size(), T = kRowLength - 1, V = gpt.config().vocab_size;
     std::vector<float> flat;
-    for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.begin() + static_cast<long>(T));
+    for (const auto& r : rows) {
+        const std::vector<int> read = copy_token ? with_copy_token(r) : r;   // what the model reads
+        flat.insert(flat.end(), read.begin(), read.begin() + static_cast<long>(T));
+    }
     pg::Tensor logits = gpt.forward(pg::tensor(flat, {B, T}));   // (B,T,V)
     std::vector<SlotOdds> odds(B, {std::vector<bool>(quatrain::kChars), std::vector<double>(quatrain::kChars)});
     for (size_t b = 0; b < B; ++b) {
@@ -144,6 +151,7 @@ std::vector<SlotOdds> odds_under(pg::nn::GPT& gpt, const std::vector<std::vector
             if (at == allowed.end() || *at != k) continue;
             const float* z = logits.ptr() + (b * T + pos - 1) * V;   // the input position that predicts slot s
             std::vector<float> row(z, z + V);
+            if (copy_token) fold_copy_token(row, k);
             odds[b].fits[s] = true;
             std::vector<double> p = allowed_probabilities(row, allowed, temperature > 0.f ? temperature : 1.f);
             odds[b].q[s] = p[static_cast<size_t>(at - allowed.begin())];
@@ -187,7 +195,7 @@ bool contains(const std::vector<int>& row, int k) {
 }  // namespace
 
 std::vector<SlotOdds> slot_odds(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<std::vector<int>>& drafts,
-                                Form form, float temperature) {
+                                Form form, float temperature, bool copy_token) {
     if (gpt.config().context < kRowLength - 1)
         throw std::invalid_argument("slot_odds: the model's context " + std::to_string(gpt.config().context) +
                                     " is shorter than a record");
@@ -208,7 +216,7 @@ std::vector<SlotOdds> slot_odds(pg::nn::GPT& gpt, const Tokenizer& tok, const st
     gpt.eval();
     std::vector<SlotOdds> odds;
     try {
-        odds = odds_under(gpt, drafts, SlotRule(tok, form), temperature);
+        odds = odds_under(gpt, drafts, SlotRule(tok, form), temperature, copy_token);
     } catch (...) {
         gpt.train(was_training);
         throw;
@@ -256,7 +264,7 @@ std::vector<WrittenPoem> write_poems(pg::nn::GPT& gpt, const Tokenizer& tok, con
         if (!lacking.empty()) {
             std::vector<std::vector<int>> drafts;
             for (size_t i : lacking) drafts.push_back(rows[i]);
-            std::vector<SlotOdds> odds = odds_under(gpt, drafts, rule, opt.sampling.temperature);
+            std::vector<SlotOdds> odds = odds_under(gpt, drafts, rule, opt.sampling.temperature, opt.copy_token);
             for (size_t j = 0; j < lacking.size(); ++j) {
                 size_t i = lacking[j], slot = choose_slot(odds[j], opt.sampling.temperature, gen);
                 if (slot == quatrain::kChars) {

@@ -46,6 +46,9 @@ struct WriteOptions {
     // decoding only; the placement odds stay the model's own. Off here for the same reason as Loose;
     // the CLI's write, eval and demo turn it on.
     Steering steering;
+    // The model was trained with the copy token (copy_token.hpp; PoetModel::copy_token): it reads the
+    // poem's k as COPY, and COPY's probability counts as k's. Off for a model trained without it.
+    bool copy_token = false;
 };
 
 struct WrittenPoem {
@@ -81,8 +84,9 @@ struct SlotOdds {
 // slot from. A draft is a row BOS k SEP and the 24 ids of a poem in the quatrain's layout (EOS after
 // them or not), with an ideograph in every slot. Throws std::invalid_argument for any other row, and
 // under 格律 for a draft that breaks the form (as form::FormState::advance does).
+// copy_token as in WriteOptions.
 std::vector<SlotOdds> slot_odds(pg::nn::GPT& gpt, const Tokenizer& tok, const std::vector<std::vector<int>>& drafts,
-                                Form form, float temperature);
+                                Form form, float temperature, bool copy_token = false);
 
 // Does `ids` (after SEP) hold a well-formed quatrain followed by EOS?
 bool is_well_formed(const std::vector<int>& ids, const Tokenizer& tok);
