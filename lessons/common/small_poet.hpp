@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include "lesson.hpp"
 #include "pg/threads.hpp"
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
@@ -85,9 +86,12 @@ struct FolderLock {
 };
 
 // The run of `cfg` kept in `dir`, in eval mode, and pg::set_num_threads(2) as in training. Read from
-// dir/model.ckpt when that holds this run; else trained there first (about 20 s on 2 cores, noted on
-// stderr as `what`, so that stdout is the same on the first run and the next), under the folder's lock.
-inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& dir, const std::string& what) {
+// dir/model.ckpt when that holds this run; else trained there first (about 20 s on 2 cores), under
+// the folder's lock. The training is noted on stderr, so that stdout is the same on the first run and
+// the next, in the learner's language (the model named `what`, `what_zh` in Chinese): a Chinese run's
+// output holds no English line.
+inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& dir, const std::string& what,
+                                const std::string& what_zh) {
     if (!pg::grad_enabled())
         throw std::logic_error("small_poet::model() or copy_model() is called under a pg::NoGradGuard, but "
                                "training needs gradients: call it before the guard");
@@ -95,8 +99,11 @@ inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& 
     std::filesystem::create_directories(dir);
     FolderLock lock(dir);
     if (!holds_run(path, cfg)) {
-        std::cerr << "small_poet: training " << what << " (" << cfg.steps << " steps) into " << dir
-                  << " once; later runs read it from there\n";
+        const std::string steps = std::to_string(cfg.steps);
+        std::cerr << lesson::tr("small_poet: training " + what + " (" + steps + " steps) into " + dir +
+                                    " once; later runs read it from there\n",
+                                "small_poet：把" + what_zh + "训练到 " + dir + "（" + steps +
+                                    " 步），只训练这一次；以后直接从那里读取\n");
         poet::TrainOptions o;
         o.out_dir = dir;
         o.data_dir = poet::default_data_dir();
@@ -112,12 +119,12 @@ inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& 
 
 // The small model of config(), from cache_dir(). Call it outside a pg::NoGradGuard: training needs
 // gradients.
-inline poet::PoetModel model() { return trained(config(), cache_dir(), "lesson 22's model"); }
+inline poet::PoetModel model() { return trained(config(), cache_dir(), "lesson 22's model", "第 22 课的模型"); }
 
 // Lesson 27's copy-token model, copy_config(), from copy_cache_dir() (its own folder and lock): the
 // same data, steps and seed as model(), the records read with the poem's k as COPY.
 inline poet::PoetModel copy_model() {
-    return trained(copy_config(), copy_cache_dir(), "lesson 27's copy-token model");
+    return trained(copy_config(), copy_cache_dir(), "lesson 27's copy-token model", "第 27 课的复制标记模型");
 }
 
 // The demo's model, POET_SOURCE_DIR/runs/poet/model.ckpt, when ./poet demo has made one (an
