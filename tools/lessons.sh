@@ -440,7 +440,7 @@ cmd_progress() {
         best=""
         written=$((written + 1))
     done
-    [ $written -lt 26 ] && t "($written of 26 lessons written; the rest are coming: lessons/README.md)" "（26 课已写好 $written 课；其余即将推出：lessons/README.zh.md）" && echo
+    [ $written -lt 27 ] && t "($written of 27 lessons written; the rest are coming: lessons/README.md)" "（27 课已写好 $written 课；其余即将推出：lessons/README.zh.md）" && echo
     return 0
 }
 

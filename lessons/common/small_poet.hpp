@@ -1,9 +1,11 @@
-// The trained models lessons 23, 24 and 25 look at. small_poet::model() is lesson 22's run (jueju,
+// The trained models lessons 23 to 27 look at. small_poet::model() is lesson 22's run (jueju,
 // 2 layers, width 64, 4 heads, 200 steps of 16 records, seed 1337, 2 threads), trained once and
-// kept beside the lesson programs, so every number a README quotes comes from it; demo_model() is
+// kept beside the lesson programs, so every number a README quotes comes from it; copy_model() is
+// the same run with the copy token on (lesson 27), kept in a folder of its own; demo_model() is
 // ./poet demo's runs/poet/model.ckpt when there is one, for extra lines a README does not quote.
 // Leaves out: any other model. A cached run is not retrained when only the library changed:
-// delete build/lessons/small_poet/ after changing lib/ or the poet's training code.
+// delete build/lessons/small_poet/ and build/lessons/small_poet_copy/ after changing lib/ or the
+// poet's training code.
 #pragma once
 #include <fcntl.h>
 #include <sys/file.h>
@@ -13,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include "lesson.hpp"
 #include "pg/threads.hpp"
 #include "poet/config.hpp"
 #include "poet/corpus.hpp"
@@ -37,26 +40,38 @@ inline poet::TrainConfig config() {
     return c;
 }
 
+// Lesson 27's run: config() with the copy token on, every other setting the same.
+inline poet::TrainConfig copy_config() {
+    poet::TrainConfig c = config();
+    c.copy_token = "on";
+    return c;
+}
+
 constexpr size_t kThreads = 2;   // the same thread count everywhere: the same bits
 
 // The folder beside the lesson programs, build/lessons/small_poet/ (LESSON_BUILD_DIR: the build's
 // lessons folder, set by lessons/CMakeLists.txt), so each build directory keeps its own model,
 // wherever the program is started from.
 inline std::string cache_dir() { return std::string(LESSON_BUILD_DIR) + "/small_poet"; }
+// copy_model()'s folder, build/lessons/small_poet_copy/.
+inline std::string copy_cache_dir() { return std::string(LESSON_BUILD_DIR) + "/small_poet_copy"; }
 
-// Does `path` hold a finished run of exactly config(), on today's corpus (the same tokenizer)?
-inline bool holds_this_run(const std::string& path) {
+// Does `path` hold a finished run of exactly `cfg`, on today's corpus (the same tokenizer)?
+inline bool holds_run(const std::string& path, const poet::TrainConfig& cfg) {
     if (!poet::is_finished_checkpoint(path)) return false;
     pg::Metadata have = pg::read_checkpoint_info(path).metadata, want;
-    poet::to_metadata(config(), want);
+    poet::to_metadata(cfg, want);
     want["tokenizer"] =
-        poet::Tokenizer::build(poet::load_corpus(poet::default_data_dir(), config().corpus).train).serialize();
+        poet::Tokenizer::build(poet::load_corpus(poet::default_data_dir(), cfg.corpus).train).serialize();
     for (const auto& [key, value] : want) {
         auto it = have.find(key);
         if (it == have.end() || it->second != value) return false;
     }
     return true;
 }
+
+// Does `path` hold a finished run of exactly config()?
+inline bool holds_this_run(const std::string& path) { return holds_run(path, config()); }
 
 // Holds an exclusive lock on a file while it lives: two lessons started at once train only once.
 struct FolderLock {
@@ -70,31 +85,46 @@ struct FolderLock {
     FolderLock& operator=(const FolderLock&) = delete;
 };
 
-// The small model, in eval mode, and pg::set_num_threads(2) as in training. Read from
-// cache_dir()/model.ckpt when that holds this run; else trained there first (about 20 s on 2 cores,
-// noted on stderr so that stdout is the same on the first run and the next). Call it outside a
-// pg::NoGradGuard: training needs gradients.
-inline poet::PoetModel model() {
+// The run of `cfg` kept in `dir`, in eval mode, and pg::set_num_threads(2) as in training. Read from
+// dir/model.ckpt when that holds this run; else trained there first (about 20 s on 2 cores), under
+// the folder's lock. The training is noted on stderr, so that stdout is the same on the first run and
+// the next, in the learner's language (the model named `what`, `what_zh` in Chinese): a Chinese run's
+// output holds no English line.
+inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& dir, const std::string& what,
+                                const std::string& what_zh) {
     if (!pg::grad_enabled())
-        throw std::logic_error("small_poet::model() is called under a pg::NoGradGuard, but training needs gradients: "
-                               "call it before the guard");
-    const std::string dir = cache_dir(), path = dir + "/model.ckpt";
+        throw std::logic_error("small_poet::model() or copy_model() is called under a pg::NoGradGuard, but "
+                               "training needs gradients: call it before the guard");
+    const std::string path = dir + "/model.ckpt";
     std::filesystem::create_directories(dir);
     FolderLock lock(dir);
-    if (!holds_this_run(path)) {
-        std::cerr << "small_poet: training lesson 22's model (200 steps) into " << dir
-                  << " once; later runs read it from there\n";
+    if (!holds_run(path, cfg)) {
+        const std::string steps = std::to_string(cfg.steps);
+        std::cerr << lesson::tr("small_poet: training " + what + " (" + steps + " steps) into " + dir +
+                                    " once; later runs read it from there\n",
+                                "small_poet：把" + what_zh + "训练到 " + dir + "（" + steps +
+                                    " 步），只训练这一次；以后直接从那里读取\n");
         poet::TrainOptions o;
         o.out_dir = dir;
         o.data_dir = poet::default_data_dir();
         o.threads = kThreads;
         o.show_progress = false;
-        poet::TrainResult r = poet::train(config(), o);
+        poet::TrainResult r = poet::train(cfg, o);
         if (r.status != poet::TrainStatus::Finished)
             throw std::runtime_error("small_poet: the training run did not finish: " + r.message);
     }
     pg::set_num_threads(kThreads);
     return poet::load_model(path);
+}
+
+// The small model of config(), from cache_dir(). Call it outside a pg::NoGradGuard: training needs
+// gradients.
+inline poet::PoetModel model() { return trained(config(), cache_dir(), "lesson 22's model", "第 22 课的模型"); }
+
+// Lesson 27's copy-token model, copy_config(), from copy_cache_dir() (its own folder and lock): the
+// same data, steps and seed as model(), the records read with the poem's k as COPY.
+inline poet::PoetModel copy_model() {
+    return trained(copy_config(), copy_cache_dir(), "lesson 27's copy-token model", "第 27 课的复制标记模型");
 }
 
 // The demo's model, POET_SOURCE_DIR/runs/poet/model.ckpt, when ./poet demo has made one (an

@@ -2,7 +2,7 @@
 """site_check.py: the built course site in headless Chromium, used the way a learner uses it (test_site.sh
 runs it on a fresh build). Every check that fails is printed; the exit code is the number of failures.
 
-0. Every lesson page of both languages, read from disk: its breadcrumb (part, lesson N of 26) and download
+0. Every lesson page of both languages, read from disk: its breadcrumb (part, lesson N of 27) and download
    links to its starter.cpp and solution.cpp, each a file of the site equal to the lesson's file.
 1. Pages, served: each lesson given (both languages) shows its README's title and a number it quotes,
    loads every picture, has the breadcrumb from the course map, download links that fetch its
@@ -110,7 +110,7 @@ def new_tab(browser):
 
 @functools.lru_cache(maxsize=None)
 def breadcrumb(lesson, lang):
-    """The breadcrumb a lesson page shows: 学习路径 / 第二部分 · 从零实现自动微分 / 第 5 课 / 26."""
+    """The breadcrumb a lesson page shows: 学习路径 / 第二部分 · 从零实现自动微分 / 第 5 课 / 27."""
     ui, site = build_site.UI[lang], build_site.Site(lang, "")
     return " / ".join([ui["course"]] + [t for t, ls in site.parts() if lesson in ls]
                       + [ui["lesson_of"].format(n=int(lesson[:2]), total=len(site.lessons))])

@@ -2,7 +2,7 @@
 # test_site.sh: the course website builds in strict mode (a broken link, a link to a folder or a missing
 # picture fails), loads nothing from the web, and works in headless Chromium the way a learner uses it
 # (tests/site/site_check.py): every lesson page of both languages, read from disk, has its breadcrumb
-# (part, lesson N of 26) and download links to its starter.cpp and solution.cpp, files of the site;
+# (part, lesson N of 27) and download links to its starter.cpp and solution.cpp, files of the site;
 # lessons 01 and 22 in both languages in the browser (title, a number the README quotes, pictures,
 # breadcrumb, downloads, folded answers, language menu, a Chinese sidebar); every name of every glossary
 # term (自动微分 and 反向模式, backpropagation and backward) typed into the search box lists the lesson that
@@ -50,7 +50,7 @@ fi
 [ "$BREAK" = search ] && sed -i 's/"lang":\["pg"\]/"lang":["ja"]/' "$SITE/zh/search/search_index.js"
 if [ "$BREAK" = crumb ]; then
     sed -i 's|<nav class="pg-breadcrumb"[^>]*>.*</nav>||' "$SITE/zh/17_transformer_block/index.html"
-    sed -i 's|Lesson 11 of 26|Lesson 1 of 26|' "$SITE/11_qkv/index.html"
+    sed -i 's|Lesson 11 of 27|Lesson 1 of 27|' "$SITE/11_qkv/index.html"
 fi
 if [ "$BREAK" = download ]; then
     rm -f "$SITE/zh/09_softmax_cross_entropy/starter.cpp"
