@@ -49,6 +49,9 @@ int cmd_demo(int argc, char** argv) {
     }
 
     PoetModel model = load_model(ckpt);
+    if (!model.copy_token && uses_copy_token(TrainConfig{}))
+        std::fprintf(stderr, "poet demo: this model was trained without the copy token, so it seldom writes its character "
+                             "by itself; delete runs/poet/ to train one with it (docs/POET.md)\n");
     uint64_t seed = seed_or_random(a);
     pg::Generator gen(seed);
     std::vector<int> ks;
