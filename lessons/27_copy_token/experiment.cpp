@@ -57,21 +57,31 @@ double log_sum_exp(const float* z, size_t V) {
     return m + std::log(total);
 }
 
-// The probability the model gives k at each of the 20 slots of the record's poem, given the poem
-// before the slot: p(k), and with the copy token p(k) + p(COPY), the model reading the poem's k as COPY.
-std::vector<double> k_at_slots(poet::PoetModel& m, const std::vector<int>& record) {
-    const std::vector<int> read = m.copy_token ? poet::with_copy_token(record) : record;
-    const std::vector<float> in(read.begin(), read.begin() + static_cast<long>(poet::kInputLength));
-    pg::Tensor logits = m.gpt->forward(pg::tensor(in, {1, poet::kInputLength}));   // (1,T,V)
-    const size_t V = m.tok.size();
-    const int k = record[1];
-    std::vector<double> p;
-    for (size_t s = 0; s < q::kChars; ++s) {
-        const float* z = logits.ptr() + (q::slot_position(s) + poet::kPromptLength - 1) * V;   // predicts slot s
-        const double score = m.copy_token ? poet::copy_folded_logit(z, k) : z[k];
-        p.push_back(std::exp(score - log_sum_exp(z, V)));
+// The probability the model gives k at each of the 20 slots of each record's poem, given the poem
+// before the slot: p(k), and with the copy token p(k) + p(COPY), the model reading the poem's k as
+// COPY. One forward and the library's log_softmax per 64 records: (B,T,V) log-probabilities.
+std::vector<std::vector<double>> k_at_slots(poet::PoetModel& m, const std::vector<std::vector<int>>& records) {
+    const size_t V = m.tok.size(), T = poet::kInputLength;
+    std::vector<std::vector<double>> out;
+    for (size_t begin = 0; begin < records.size(); begin += 64) {
+        const size_t B = std::min<size_t>(64, records.size() - begin);
+        std::vector<float> in;
+        for (size_t b = 0; b < B; ++b) {
+            const std::vector<int> read = m.copy_token ? poet::with_copy_token(records[begin + b]) : records[begin + b];
+            in.insert(in.end(), read.begin(), read.begin() + static_cast<long>(T));
+        }
+        pg::Tensor logp = pg::log_softmax(m.gpt->forward(pg::tensor(in, {B, T})), -1);   // (B,T,V)
+        for (size_t b = 0; b < B; ++b) {
+            const int k = records[begin + b][1];
+            std::vector<double> p;
+            for (size_t s = 0; s < q::kChars; ++s) {
+                const float* lp = logp.ptr() + (b * T + q::slot_position(s) + poet::kPromptLength - 1) * V;   // predicts slot s
+                p.push_back(std::exp(m.copy_token ? poet::copy_folded_logit(lp, k) : lp[k]));
+            }
+            out.push_back(p);
+        }
     }
-    return p;
+    return out;
 }
 
 // The two models' probability of k at the 20 slots, paired bars under the poem's characters, the
@@ -293,20 +303,22 @@ static void run() {
     };
     auto split = [&](poet::PoetModel& m) {
         Split s;
-        const poet::Batch b = poet::validation_batch(val, 0, val.size(), m.copy_token);
-        pg::Tensor logits = m.gpt->forward(b.inputs);   // (B,T,V)
-        const float* x = b.inputs.ptr();
-        const float* y = b.targets.ptr();
-        for (size_t row = 0; row < val.size() * poet::kInputLength; ++row) {
-            if (y[row] == static_cast<float>(poet::kIgnore)) continue;
-            const float* z = logits.ptr() + row * V;
-            const int target = static_cast<int>(y[row]), k = static_cast<int>(x[row - row % poet::kInputLength + 1]);
-            const double lse = log_sum_exp(z, V);
-            const bool is_k = m.copy_token ? target == poet::Tokenizer::COPY : target == k;
-            const double nll = lse - (m.copy_token && is_k ? poet::copy_folded_logit(z, k) : z[target]);
-            s.unfolded += lse - z[target];
-            if (is_k) s.k += nll, ++s.nk;
-            else s.others += nll, ++s.nothers, s.copy_mass += std::exp(z[poet::Tokenizer::COPY] - lse);
+        for (size_t begin = 0; begin < val.size(); begin += poet::kValidationBatch) {
+            const size_t end = std::min(val.size(), begin + poet::kValidationBatch);
+            const poet::Batch b = poet::validation_batch(val, begin, end, m.copy_token);
+            pg::Tensor logp = pg::log_softmax(m.gpt->forward(b.inputs), -1);   // (B,T,V) log-probabilities
+            const float* x = b.inputs.ptr();
+            const float* y = b.targets.ptr();
+            for (size_t row = 0; row < (end - begin) * poet::kInputLength; ++row) {
+                if (y[row] == static_cast<float>(poet::kIgnore)) continue;
+                const float* lp = logp.ptr() + row * V;
+                const int target = static_cast<int>(y[row]), k = static_cast<int>(x[row - row % poet::kInputLength + 1]);
+                const bool is_k = m.copy_token ? target == poet::Tokenizer::COPY : target == k;
+                const double nll = -(m.copy_token && is_k ? poet::copy_folded_logit(lp, k) : lp[target]);
+                s.unfolded -= lp[target];
+                if (is_k) s.k += nll, ++s.nk;
+                else s.others += nll, ++s.nothers, s.copy_mass += std::exp(lp[poet::Tokenizer::COPY]);
+            }
         }
         return s;
     };
@@ -404,7 +416,7 @@ static void run() {
 
     lesson::section(tr("step 6: the probability of 山 at each slot of 登鹳雀楼 (copy_slots.svg)",
                        "第 6 步：《登鹳雀楼》每个位置上“山”的概率（copy_slots.svg）"));
-    const std::vector<double> plain_slots = k_at_slots(plain, record), copy_slots = k_at_slots(copy, record);
+    const std::vector<double> plain_slots = k_at_slots(plain, {record})[0], copy_slots = k_at_slots(copy, {record})[0];
     for (int which = 0; which < 2; ++which) {
         const std::vector<double>& p = which ? copy_slots : plain_slots;
         for (size_t line = 0; line < q::kLines; ++line) {
@@ -418,9 +430,12 @@ static void run() {
     for (poet::PoetModel* m : {&plain, &copy}) {
         double before = 0, after = 0;
         size_t nb = 0, na = 0;
+        std::vector<std::vector<int>> records;
+        for (size_t i = 0; i < val.size(); ++i) records.push_back(poet::make_record(val[i], poet::validation_slot(i)));
+        const std::vector<std::vector<double>> all = k_at_slots(*m, records);
         for (size_t i = 0; i < val.size(); ++i) {
-            const std::vector<int> r = poet::make_record(val[i], poet::validation_slot(i));
-            const std::vector<double> p = k_at_slots(*m, r);
+            const std::vector<int>& r = records[i];
+            const std::vector<double>& p = all[i];
             bool seen = false;
             for (size_t s = 0; s < q::kChars; ++s) {
                 if (seen) after += p[s], ++na;
