@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <pg/pg.hpp>
 #include "io/bytes.hpp"
 #include "poet/args.hpp"
@@ -17,6 +16,7 @@
 #include "poet/tokenizer.hpp"
 #include "poet/train.hpp"
 #include "poet/utf8.hpp"
+#include "file_bytes.hpp"
 #include "poet_test_util.hpp"
 
 
@@ -50,24 +50,10 @@ TEST_CASE("hardening: randint(0) and a gradient read before any backward are err
     CHECK_THAT(message_of<std::logic_error>([&] { w.grad_data(); }), Contains("grad_data: this tensor has no gradient yet"));
 }
 
-static std::string temp_path(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("pg_hardening_" + std::to_string(::getpid()) + "_" + name)).string();
-}
-
-static std::vector<uint8_t> file_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), {}};
-}
-
-static void write_bytes(const std::string& path, const std::vector<uint8_t>& b) {
-    std::ofstream out(path, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
-}
-
 TEST_CASE("hardening: non-finite weights are neither saved nor loaded", "[hardening][checkpoint]") {
     pg::Generator gen(3);
     pg::nn::Linear lin(2, 3, true, gen);
-    std::string path = temp_path("nonfinite.ckpt");
+    std::string path = pg_test::temp_path("hardening", "nonfinite.ckpt");
     lin.weight.mutable_data().data()[4] = NAN;
     CHECK_THAT(message_of<pg::CheckpointError>([&] { pg::save(path, lin, nullptr, 1, {}); }),
                Contains("cannot save: parameter weight holds NaN at element 4"));
@@ -77,7 +63,7 @@ TEST_CASE("hardening: non-finite weights are neither saved nor loaded", "[harden
     const float marker = 12345.678f;
     lin.weight.mutable_data().data()[4] = marker;
     pg::save(path, lin, nullptr, 1, {});
-    std::vector<uint8_t> b = file_bytes(path);
+    std::vector<uint8_t> b = pg_test::read_bytes(path);
     uint8_t want[4];
     std::memcpy(want, &marker, 4);
     auto at = std::search(b.begin(), b.end(), want, want + 4);
@@ -86,7 +72,7 @@ TEST_CASE("hardening: non-finite weights are neither saved nor loaded", "[harden
     std::memcpy(&*at, &inf, 4);
     uint64_t sum = pg::io::fnv1a64(b.data(), b.size() - 8);
     for (int i = 0; i < 8; ++i) b[b.size() - 8 + i] = static_cast<uint8_t>(sum >> (8 * i));
-    write_bytes(path, b);
+    pg_test::write_bytes(path, b);
     std::vector<float> before = lin.weight.to_vector();
     CHECK_THAT(message_of<pg::CheckpointError>([&] { pg::load(path, lin); }),
                Contains("refused: parameter weight holds an infinity at element 4"));
@@ -95,7 +81,7 @@ TEST_CASE("hardening: non-finite weights are neither saved nor loaded", "[harden
 }
 
 TEST_CASE("hardening: a directory or a FIFO given as a checkpoint is named for what it is", "[hardening][checkpoint]") {
-    std::string dir = temp_path("dir.ckpt"), fifo = temp_path("fifo.ckpt");
+    std::string dir = pg_test::temp_path("hardening", "dir.ckpt"), fifo = pg_test::temp_path("hardening", "fifo.ckpt");
     std::filesystem::create_directories(dir);
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     CHECK_THAT(message_of<pg::CheckpointError>([&] { pg::read_checkpoint_info(dir); }), Contains("is a directory"));
@@ -116,7 +102,7 @@ TEST_CASE("hardening: absurd sizes in a checkpoint's metadata are refused before
     meta["poet.format"] = "poet-1";
     meta["tokenizer"] = "春月";
     meta["model.vocab_size"] = "7";
-    std::string path = temp_path("absurd.ckpt");
+    std::string path = pg_test::temp_path("hardening", "absurd.ckpt");
     pg::save(path, lin, nullptr, 0, meta);
     CHECK_THAT(message_of<pg::CheckpointError>([&] { poet::load_model(path); }),
                Contains("--layers 100000000 is outside its range [1, 64]"));
@@ -195,9 +181,9 @@ TEST_CASE("hardening: fuzzing the checkpoint loader and the tokenizer with seede
     pg::optim::AdamW opt(lin.parameters());
     pg::sum(lin.forward(pg::randn({2, 3}, gen))).backward();
     opt.step();
-    std::string path = temp_path("fuzz.ckpt");
+    std::string path = pg_test::temp_path("hardening", "fuzz.ckpt");
     pg::save(path, lin, &opt, 1, {{"tokenizer", "春眠不觉晓"}, {"model.n_layer", "2"}});
-    const std::vector<uint8_t> good = file_bytes(path);
+    const std::vector<uint8_t> good = pg_test::read_bytes(path);
     size_t runs = 0, loaded = 0;
     for (int i = 0; i < 3000; ++i) {
         std::vector<uint8_t> b = good;
@@ -207,7 +193,7 @@ TEST_CASE("hardening: fuzzing the checkpoint loader and the tokenizer with seede
             case 2: b.insert(b.begin() + static_cast<long>(gen.randint(b.size())), static_cast<uint8_t>(gen.randint(256))); break;
             default: b.erase(b.begin() + static_cast<long>(gen.randint(b.size()))); break;
         }
-        write_bytes(path, b);
+        pg_test::write_bytes(path, b);
         ++runs;
         try {
             pg::read_checkpoint_info(path);
