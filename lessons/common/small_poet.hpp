@@ -1,6 +1,7 @@
-// The trained models lessons 23 to 27 look at. small_poet::model() is lesson 22's run (jueju,
+// The trained models lessons 22 to 27 look at. small_poet::model() is lesson 22's run (jueju,
 // 2 layers, width 64, 4 heads, 200 steps of 16 records, seed 1337, 2 threads), trained once and
-// kept beside the lesson programs, so every number a README quotes comes from it; copy_model() is
+// kept beside the lesson programs with the losses poet::train returned (losses()), so every number a
+// README quotes comes from it; copy_model() is
 // the same run with the copy token on (lesson 27), kept in a folder of its own; demo_model() is
 // ./poet demo's runs/poet/model.ckpt when there is one, for extra lines a README does not quote.
 // Leaves out: any other model. A cached run is not retrained when only the library changed:
@@ -10,11 +11,16 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 #include "lesson.hpp"
 #include "pg/threads.hpp"
 #include "poet/config.hpp"
@@ -70,6 +76,51 @@ inline bool holds_run(const std::string& path, const poet::TrainConfig& cfg) {
     return true;
 }
 
+// What poet::train returned for a run, kept beside its model.ckpt in losses.txt: each step's training
+// loss, then the last validation loss, one hex float a line (%a: read back with strtof, the same
+// bits), so lesson 22 can compare another run with it bit for bit without training it again.
+struct Losses {
+    std::vector<float> steps;
+    float val_loss = NAN;
+};
+
+inline std::string losses_path(const std::string& dir) { return dir + "/losses.txt"; }
+
+inline void write_losses(const std::string& dir, const poet::TrainResult& r) {
+    const std::string tmp = losses_path(dir) + ".tmp";
+    {
+        std::ofstream out(tmp);
+        auto write = [&](float value) {
+            char line[64];
+            std::snprintf(line, sizeof line, "%a\n", static_cast<double>(value));
+            out << line;
+        };
+        for (float loss : r.losses) write(loss);
+        write(r.val_loss);
+        if (!out.flush()) throw std::runtime_error("small_poet: cannot write " + tmp);
+    }
+    std::filesystem::rename(tmp, losses_path(dir));
+}
+
+// The losses of dir's run: `steps` training losses and the validation loss; none if the file is
+// missing or holds another count or a line that is not a number (then the run is trained again).
+inline std::optional<Losses> read_losses(const std::string& dir, size_t steps) {
+    std::ifstream in(losses_path(dir));
+    std::vector<float> values;
+    for (std::string line; std::getline(in, line);) {
+        char* end = nullptr;
+        const float v = std::strtof(line.c_str(), &end);
+        if (line.empty() || *end != '\0') return std::nullopt;
+        values.push_back(v);
+    }
+    if (values.size() != steps + 1) return std::nullopt;
+    Losses l;
+    l.val_loss = values.back();
+    values.pop_back();
+    l.steps = std::move(values);
+    return l;
+}
+
 // Does `path` hold a finished run of exactly config()?
 inline bool holds_this_run(const std::string& path) { return holds_run(path, config()); }
 
@@ -98,7 +149,7 @@ inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& 
     const std::string path = dir + "/model.ckpt";
     std::filesystem::create_directories(dir);
     FolderLock lock(dir);
-    if (!holds_run(path, cfg)) {
+    if (!holds_run(path, cfg) || !read_losses(dir, cfg.steps)) {
         const std::string steps = std::to_string(cfg.steps);
         std::cerr << lesson::tr("small_poet: training " + what + " (" + steps + " steps) into " + dir +
                                     " once; later runs read it from there\n",
@@ -112,6 +163,7 @@ inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& 
         poet::TrainResult r = poet::train(cfg, o);
         if (r.status != poet::TrainStatus::Finished)
             throw std::runtime_error("small_poet: the training run did not finish: " + r.message);
+        write_losses(dir, r);
     }
     pg::set_num_threads(kThreads);
     return poet::load_model(path);
@@ -120,6 +172,12 @@ inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& 
 // The small model of config(), from cache_dir(). Call it outside a pg::NoGradGuard: training needs
 // gradients.
 inline poet::PoetModel model() { return trained(config(), cache_dir(), "lesson 22's model", "第 22 课的模型"); }
+
+// model()'s run as poet::train returned it (trained first if it is not there yet).
+inline Losses losses() {
+    model();
+    return *read_losses(cache_dir(), config().steps);
+}
 
 // Lesson 27's copy-token model, copy_config(), from copy_cache_dir() (its own folder and lock): the
 // same data, steps and seed as model(), the records read with the poem's k as COPY.
