@@ -281,7 +281,7 @@ check_numbers() {
     # every whole number of 3 or more digits it states as an exact quantity is printed too, or is
     # vouched for otherwise (WHOLE_NUMBERS above)
     local whole
-    whole="$(python3 -c "$WHOLE_NUMBERS" "$readme" <(stated_text "$readme") <<<"$out")" || return 1
+    whole="$("${POETGRAD_PYTHON:-python3}" -c "$WHOLE_NUMBERS" "$readme" <(stated_text "$readme") <<<"$out")" || return 1
     grep -v '^count ' <<<"$whole"
     count=$((count + $(sed -n 's/^count //p' <<<"$whole")))
     missing=$((missing + $(grep -vc '^count ' <<<"$whole")))
