@@ -1,7 +1,8 @@
 """cdp.py: a small driver for headless Chromium over the DevTools protocol (--remote-debugging-pipe), with
 Python's standard library only: open a tab, go to a URL, evaluate JavaScript, type text and press keys
 as a keyboard does, click where an element is, take a screenshot. Used by site_check.py.
-Left out: everything else the protocol offers; one browser, tabs driven one command at a time.
+Left out: everything else the protocol offers; one browser, tabs driven one command at a time (or a batch
+of input events sent at once, send_all).
 """
 import base64
 import fcntl
@@ -64,6 +65,15 @@ class Browser:
             self._cv.notify_all()
 
     def send(self, method, params=None, session=None, timeout=30):
+        return self._reply(self._post(method, params, session), method, timeout)
+
+    def send_all(self, commands, session=None, timeout=30):
+        """Sends every (method, params) at once, in order, then waits for every reply: one round trip for
+        many commands (the browser handles a session's input events in the order they come)."""
+        ids = [(self._post(method, params, session), method) for method, params in commands]
+        return [self._reply(i, method, timeout) for i, method in ids]
+
+    def _post(self, method, params, session):
         with self._cv:
             self._next += 1
             i = self._next
@@ -71,6 +81,9 @@ class Browser:
         if session:
             msg["sessionId"] = session
         os.write(self._w, json.dumps(msg).encode() + b"\0")
+        return i
+
+    def _reply(self, i, method, timeout):
         end = time.time() + timeout
         with self._cv:
             while i not in self._replies:
@@ -125,6 +138,9 @@ class Tab:
 
     def send(self, method, params=None, timeout=30):
         return self.b.send(method, params, self.s, timeout)
+
+    def send_all(self, commands, timeout=30):
+        return self.b.send_all(commands, self.s, timeout)
 
     def goto(self, url, timeout=30):
         """Navigates and waits for the load event."""

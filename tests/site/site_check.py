@@ -46,15 +46,31 @@ CJK_FONT = re.compile(r"CJK|PingFang|YaHei|Source Han|WenQuanYi|Hiragino|Heiti|S
 RANK = 3
 
 # recorded in every page before its own scripts: the search worker's queries and answers, so a check
-# reads the results of the query it typed, not of one typed before it
+# reads the results of the query it typed, not of one typed before it; __pgTest.until(cond, ms) is a
+# promise, true once cond() holds, checked now and after each message of the worker, false after ms (no
+# polling: the test waits exactly as long as the page takes)
 INSTRUMENT = """(() => {
   const W = window.Worker, t = window.__pgTest = { ready: false, sent: 0, received: 0 };
+  let waiting = [];
+  // the conditions are checked a task after each message, once all its listeners ran (Material's draws
+  // the results); a MessageChannel, not setTimeout, whose delay a browser may stretch
+  const later = new MessageChannel();
+  later.port1.onmessage = () => { waiting = waiting.filter(w => !w()); };
   window.Worker = function (url, options) {
     const w = new W(url, options), post = w.postMessage.bind(w);
     w.postMessage = m => { if (m && m.type === 2) t.sent++; post(m); };
-    w.addEventListener("message", e => { if (e.data.type === 1) t.ready = true; if (e.data.type === 3) t.received++; });
+    w.addEventListener("message", e => {
+      if (e.data.type === 1) t.ready = true;
+      if (e.data.type === 3) t.received++;
+      later.port2.postMessage(null);
+    });
     return w;
   };
+  t.until = (cond, ms) => new Promise(resolve => {
+    const w = () => cond() && (clearTimeout(timer), resolve(true), true);
+    const timer = setTimeout(() => { waiting = waiting.filter(x => x !== w); resolve(false); }, ms);
+    if (!w()) waiting.push(w);
+  });
 })();"""
 
 RESULTS = r"""[...document.querySelectorAll(".md-search-result__item")].map(li => {
@@ -235,31 +251,45 @@ def check_english_only(c, site):
 
 
 # ---- 2. search ----
+def until(tab, cond, timeout):
+    """Whether the JavaScript condition cond came to hold on the page within timeout seconds (it is checked
+    after each message of the search worker)."""
+    return tab.eval(f"window.__pgTest.until(() => {cond}, {int(timeout * 1000)})", timeout=timeout + 10)
+
+
 def open_search(tab, url):
     tab.goto(url)
     tab.eval('document.querySelector(".md-search__input").focus()')
-    return tab.wait_for("window.__pgTest.ready", timeout=20)
+    return until(tab, "window.__pgTest.ready", 20)
+
+
+# select all (ctrl+A), then Backspace
+CLEAR = [("Input.dispatchKeyEvent", {"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65,
+                                     "modifiers": 2, "commands": ["selectAll"]}),
+         ("Input.dispatchKeyEvent", {"type": "keyUp", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65,
+                                     "modifiers": 2})] + \
+        [("Input.dispatchKeyEvent", {"type": t, "key": "Backspace", "code": "Backspace", "windowsVirtualKeyCode": 8,
+                                     "modifiers": 0}) for t in ("rawKeyDown", "keyUp")]
 
 
 def clear(tab):
-    tab.send("Input.dispatchKeyEvent", {"type": "rawKeyDown", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65,
-                                        "modifiers": 2, "commands": ["selectAll"]})
-    tab.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "a", "code": "KeyA", "windowsVirtualKeyCode": 65,
-                                        "modifiers": 2})
-    tab.key("Backspace", vk=8)
+    tab.send_all(CLEAR)
 
 
 def type_like_a_learner(tab, text):
-    """Latin letters key by key; a run of Chinese committed at once, as an input method does."""
+    """Latin letters key by key; a run of Chinese committed at once, as an input method does. The keys go
+    in one batch (send_all): the page gets each as before, with no round trip to the test between them."""
+    keys = []
     for run in re.findall(r"[\u3400-\u9fff\uf900-\ufaff\u3000-\u303f\uff00-\uffef]+|.", text):
         if HAN.search(run) or len(run) > 1:
-            tab.send("Input.imeSetComposition", {"text": run, "selectionStart": len(run), "selectionEnd": len(run)})
-            tab.send("Input.insertText", {"text": run})
-            tab.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Process", "code": "Space",
-                                                "windowsVirtualKeyCode": 229})
+            keys += [("Input.imeSetComposition", {"text": run, "selectionStart": len(run), "selectionEnd": len(run)}),
+                     ("Input.insertText", {"text": run}),
+                     ("Input.dispatchKeyEvent", {"type": "keyUp", "key": "Process", "code": "Space",
+                                                 "windowsVirtualKeyCode": 229})]
         else:
-            tab.send("Input.dispatchKeyEvent", {"type": "keyDown", "key": run, "text": run, "unmodifiedText": run})
-            tab.send("Input.dispatchKeyEvent", {"type": "keyUp", "key": run})
+            keys += [("Input.dispatchKeyEvent", {"type": "keyDown", "key": run, "text": run, "unmodifiedText": run}),
+                     ("Input.dispatchKeyEvent", {"type": "keyUp", "key": run})]
+    tab.send_all(keys)
 
 
 def all_results(tab):
@@ -281,12 +311,15 @@ def search(tab, term):
     clear(tab)
     before = tab.eval("window.__pgTest.sent")
     type_like_a_learner(tab, term)
-    value = tab.eval('document.querySelector(".md-search__input").value')
-    if value != term:
-        raise cdp.Error(f"the search box holds '{value}', not '{term}'")
-    if not tab.wait_for(f"window.__pgTest.sent > {before} && window.__pgTest.received === window.__pgTest.sent", 10):
+    got = tab.eval(f"""window.__pgTest.until(() => window.__pgTest.sent > {before}
+                                                && window.__pgTest.received === window.__pgTest.sent, 10000)
+        .then(answered => ({{ answered, value: document.querySelector(".md-search__input").value, results: {RESULTS},
+                              meta: document.querySelector(".md-search-result__meta").textContent }}))""", timeout=20)
+    if got["value"] != term:
+        raise cdp.Error(f"the search box holds '{got['value']}', not '{term}'")
+    if not got["answered"]:
         raise cdp.Error(f"search: no answer to '{term}'")
-    return tab.eval(RESULTS), tab.eval('document.querySelector(".md-search-result__meta").textContent')
+    return got["results"], got["meta"]
 
 
 def lesson_text(site, lang):
@@ -382,7 +415,7 @@ def check_disk(c, browser, tab, site):
              f"file://: expected zh/{lesson}/index.html '{title}', got {href} '{h1}'")
     other = tab.eval('document.querySelector(\'a.md-select__link[hreflang="en"]\').href')
     c.ok(other == f"{root}{second}/index.html", f"file://: the language menu leads to {other}")
-    if not c.ok(tab.wait_for("window.__pgTest.ready", timeout=20), "file://: search never got ready"):
+    if not c.ok(until(tab, "window.__pgTest.ready", 20), "file://: search never got ready"):
         return
     tab.eval('document.querySelector(".md-search__input").focus()')
     results, _ = search(tab, "反向传播")
