@@ -297,9 +297,11 @@ static void run() {
     const poet::ValLoss copy_loss = poet::validation_loss(*copy.gpt, val, poet::kValidationBatch, true);
     // The same records, the same logits, each prediction split: targets that are k (COPY for the
     // copy model) and the others; and COPY alone for a target COPY (what the training loss counts).
+    // The same pass also sums the probability of k at the 20 slots, before k first stands in the poem
+    // and after (step 6 prints it).
     struct Split {
-        double k = 0, others = 0, unfolded = 0, copy_mass = 0;
-        size_t nk = 0, nothers = 0;
+        double k = 0, others = 0, unfolded = 0, copy_mass = 0, k_before = 0, k_after = 0;
+        size_t nk = 0, nothers = 0, n_before = 0, n_after = 0;
     };
     auto split = [&](poet::PoetModel& m) {
         Split s;
@@ -318,6 +320,17 @@ static void run() {
                 s.unfolded -= lp[target];
                 if (is_k) s.k += nll, ++s.nk;
                 else s.others += nll, ++s.nothers, s.copy_mass += std::exp(lp[poet::Tokenizer::COPY]);
+            }
+            for (size_t b = 0; b < end - begin; ++b) {   // k at each slot, given the poem before it
+                const int k = static_cast<int>(x[b * poet::kInputLength + 1]);
+                bool seen = false;
+                for (size_t slot = 0; slot < q::kChars; ++slot) {
+                    const float* lp = logp.ptr() + (b * poet::kInputLength + q::slot_position(slot) + poet::kPromptLength - 1) * V;
+                    const double p = std::exp(m.copy_token ? poet::copy_folded_logit(lp, k) : lp[k]);
+                    if (seen) s.k_after += p, ++s.n_after;
+                    else s.k_before += p, ++s.n_before;
+                    seen = seen || val[begin + b][q::slot_position(slot)] == k;
+                }
             }
         }
         return s;
@@ -425,29 +438,14 @@ static void run() {
             std::cout << "\n";
         }
     }
-    // Over all 854 validation records: the mean probability of k at the slots before k first stands in
-    // the poem, and at the slots after it: does the model know k has been written?
-    for (poet::PoetModel* m : {&plain, &copy}) {
-        double before = 0, after = 0;
-        size_t nb = 0, na = 0;
-        std::vector<std::vector<int>> records;
-        for (size_t i = 0; i < val.size(); ++i) records.push_back(poet::make_record(val[i], poet::validation_slot(i)));
-        const std::vector<std::vector<double>> all = k_at_slots(*m, records);
-        for (size_t i = 0; i < val.size(); ++i) {
-            const std::vector<int>& r = records[i];
-            const std::vector<double>& p = all[i];
-            bool seen = false;
-            for (size_t s = 0; s < q::kChars; ++s) {
-                if (seen) after += p[s], ++na;
-                else before += p[s], ++nb;
-                seen = seen || val[i][q::slot_position(s)] == r[1];
-            }
-        }
-        std::cout << (m->copy_token ? tr("copy model", "复制标记模型") : tr("plain model", "普通模型"))
+    // Over all 854 validation records (summed in step 3's pass): the mean probability of k at the
+    // slots before k first stands in the poem, and at the slots after it: does the model know k has
+    // been written?
+    for (const Split* m : {&sp, &sc})
+        std::cout << (m == &sc ? tr("copy model", "复制标记模型") : tr("plain model", "普通模型"))
                   << tr(", all validation records: mean probability of k before k is written (up to its slot) ",
                         "，全部验证记录：k 写出之前（到它的位置为止）k 的平均概率 ")
-                  << fixed(before / nb, 4) << tr(", after it ", "，之后 ") << fixed(after / na, 4) << "\n";
-    }
+                  << fixed(m->k_before / m->n_before, 4) << tr(", after it ", "，之后 ") << fixed(m->k_after / m->n_after, 4) << "\n";
     const std::string slots_svg = lesson::chinese() ? "copy_slots.zh.svg" : "copy_slots.svg";
     const svg::Output slots_out = svg::in_lesson_folder(__FILE__, slots_svg);
     write_slots_svg(slots_out.path, kPoem, kSlot, plain_slots, copy_slots);
