@@ -181,20 +181,6 @@ inline double unshifted_loss(pg::nn::GPT& gpt, const std::vector<std::vector<int
     return pg::cross_entropy(pg::reshape(logits, {B * T, V}), pg::tensor(targets, {B * T}), poet::kIgnore).item();
 }
 
-// A seeded GPT small enough to check in milliseconds (V = 40, 1 layer, width 16), its head scaled
-// up so that the logits spread over several nats and every slip moves the loss visibly.
-inline std::unique_ptr<pg::nn::GPT> tiny_gpt(pg::Generator& gen) {
-    pg::nn::GPTConfig cfg;
-    cfg.vocab_size = 40;
-    cfg.n_layer = 1;
-    cfg.n_head = 2;
-    cfg.n_embd = 16;
-    auto gpt = std::make_unique<pg::nn::GPT>(cfg, gen);
-    gpt->head.weight.copy_(pg::randn(gpt->head.weight.shape(), gen) * 0.5f);
-    gpt->eval();
-    return gpt;
-}
-
 // n poems of 24 ids drawn from the ordinary ids [5, 40) (no special tokens).
 inline std::vector<poet::Poem> random_poems(size_t n, uint64_t seed) {
     pg::Generator gen(seed);
@@ -301,7 +287,7 @@ int main() {
     checks.run(lesson::tr("records_loss of 64 validation records against poet::validation_loss (a small random GPT, V = 40)",
                           "64 条验证记录的 records_loss，与 poet::validation_loss 对照（一个随机的小 GPT，V = 40）"), [] {
         pg::Generator gen(245);
-        std::unique_ptr<pg::nn::GPT> model = tiny_gpt(gen);
+        std::unique_ptr<pg::nn::GPT> model = lesson::tiny_gpt(gen);
         pg::nn::GPT& gpt = *model;
         const auto records_of = [](const std::vector<poet::Poem>& poems) {   // each poem in its validation slot
             std::vector<std::vector<int>> out;

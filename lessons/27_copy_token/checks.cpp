@@ -237,20 +237,6 @@ pg::Tensor random_logits(size_t N, size_t V, float scale, uint64_t seed) {
     return pg::randn({N, V}, gen) * scale;
 }
 
-// A seeded GPT small enough to check in milliseconds (V = 40, 1 layer, width 16), its head scaled
-// up so that the logits spread over several nats and every slip moves the loss visibly.
-std::unique_ptr<pg::nn::GPT> tiny_gpt(pg::Generator& gen) {
-    pg::nn::GPTConfig cfg;
-    cfg.vocab_size = 40;
-    cfg.n_layer = 1;
-    cfg.n_head = 2;
-    cfg.n_embd = 16;
-    auto gpt = std::make_unique<pg::nn::GPT>(cfg, gen);
-    gpt->head.weight.copy_(pg::randn(gpt->head.weight.shape(), gen) * 0.5f);
-    gpt->eval();
-    return gpt;
-}
-
 // n poems of 24 ids drawn from the ordinary ids [5, 40) (no special tokens): k often stands twice.
 std::vector<poet::Poem> random_poems(size_t n, uint64_t seed) {
     pg::Generator gen(seed);
@@ -394,7 +380,7 @@ int main() {
                   "(a small random GPT, V = 40)",
                   "64 条带复制标记的验证记录的 copy_loss，与 poet::validation_loss(..., true) 对照（一个随机的小 GPT，V = 40）"), [] {
         pg::Generator gen(275);
-        std::unique_ptr<pg::nn::GPT> gpt = tiny_gpt(gen);
+        std::unique_ptr<pg::nn::GPT> gpt = lesson::tiny_gpt(gen);
         const std::vector<poet::Poem> poems = random_poems(64, 276);
         const Rows rows = rows_of(*gpt, poems, true);
         const double want = poet::validation_loss(*gpt, poems, 64, true).mean;
@@ -405,7 +391,7 @@ int main() {
     checks.run(tr("copy_loss of the same records without the copy token: no target COPY, lesson 24's loss",
                   "同样的记录不带复制标记时的 copy_loss：没有 COPY 目标，就是第 24 课的损失"), [] {
         pg::Generator gen(275);
-        std::unique_ptr<pg::nn::GPT> gpt = tiny_gpt(gen);
+        std::unique_ptr<pg::nn::GPT> gpt = lesson::tiny_gpt(gen);
         const std::vector<poet::Poem> poems = random_poems(64, 276);
         const Rows rows = rows_of(*gpt, poems, false);
         lesson::expect_near(tr("the check's own reference", "检查自己的参考值"), reference(rows.logits, rows.targets, rows.ks, poet::kIgnore).mean(),
@@ -414,7 +400,7 @@ int main() {
     });
     checks.run(tr("copy_loss of 16 other records with the copy token", "另外 16 条带复制标记的记录的 copy_loss"), [] {
         pg::Generator gen(275);
-        std::unique_ptr<pg::nn::GPT> gpt = tiny_gpt(gen);
+        std::unique_ptr<pg::nn::GPT> gpt = lesson::tiny_gpt(gen);
         const std::vector<poet::Poem> poems = random_poems(16, 277);
         const Rows rows = rows_of(*gpt, poems, true);
         expect_loss(rows.logits, rows.targets, rows.ks, poet::kIgnore, 1e-5);

@@ -1,12 +1,13 @@
 // Small tools the lessons' checks.cpp files share: comparing tensors (NaN never counts as equal),
-// catching an answer that came back from an earlier call (of any type) and wording its hint, and naming
-// a wrong answer by the likely mistake it equals. Header-only, beside lesson.hpp.
+// catching an answer that came back from an earlier call (of any type) and wording its hint, naming
+// a wrong answer by the likely mistake it equals, and a tiny seeded GPT. Header-only, beside lesson.hpp.
 // Leaves out: the wrong answers themselves; each lesson computes its own mistakes.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 #include "lesson.hpp"
@@ -109,6 +110,21 @@ inline void expect_near_explained(const std::string& what, const pg::Tensor& act
                                   double tol, const std::function<std::string()>& hint) {
     if (near(actual, expected, tol)) return;
     lesson::expect_near(what, actual, expected, tol, hint());
+}
+
+// A seeded GPT small enough to check in milliseconds (V = 40, 1 layer, width 16), its head scaled
+// up so that the logits spread over several nats and every slip moves the loss visibly (lessons 24
+// and 27 score records with it).
+inline std::unique_ptr<pg::nn::GPT> tiny_gpt(pg::Generator& gen) {
+    pg::nn::GPTConfig cfg;
+    cfg.vocab_size = 40;
+    cfg.n_layer = 1;
+    cfg.n_head = 2;
+    cfg.n_embd = 16;
+    auto gpt = std::make_unique<pg::nn::GPT>(cfg, gen);
+    gpt->head.weight.copy_(pg::randn(gpt->head.weight.shape(), gen) * 0.5f);
+    gpt->eval();
+    return gpt;
 }
 
 }  // namespace lesson
