@@ -177,8 +177,9 @@ static void run() {
     // both print the same.
     lesson::section(tr("200 steps: poet::train into build/lessons/small_poet, the run lessons 23 to 27 read",
                        "200 步：poet::train，写进 build/lessons/small_poet，第 23 到 27 课读的就是这次训练"));
-    poet::PoetModel trained = small_poet::model();
-    const small_poet::Losses a = small_poet::losses();
+    small_poet::Run kept = small_poet::run();
+    poet::PoetModel& trained = kept.model;
+    const small_poet::Losses& a = kept.losses;
     const std::string run_dir = small_poet::cache_dir();
     for (size_t step = 1; step <= a.steps.size(); ++step)
         if (step == 1 || step % 20 == 0)

@@ -1,9 +1,9 @@
 // The trained models lessons 22 to 27 look at. small_poet::model() is lesson 22's run (jueju,
 // 2 layers, width 64, 4 heads, 200 steps of 16 records, seed 1337, 2 threads), trained once and
-// kept beside the lesson programs with the losses poet::train returned (losses()), so every number a
-// README quotes comes from it; copy_model() is
-// the same run with the copy token on (lesson 27), kept in a folder of its own; demo_model() is
-// ./poet demo's runs/poet/model.ckpt when there is one, for extra lines a README does not quote.
+// kept beside the lesson programs with the losses poet::train returned (run()), so every number a
+// README quotes comes from it; copy_model() is the same run with the copy token on (lesson 27), kept
+// in a folder of its own; demo_model() is ./poet demo's runs/poet/model.ckpt when there is one, for
+// extra lines a README does not quote.
 // Leaves out: any other model. A cached run is not retrained when only the library changed:
 // delete build/lessons/small_poet/ and build/lessons/small_poet_copy/ after changing lib/ or the
 // poet's training code.
@@ -136,20 +136,27 @@ struct FolderLock {
     FolderLock& operator=(const FolderLock&) = delete;
 };
 
-// The run of `cfg` kept in `dir`, in eval mode, and pg::set_num_threads(2) as in training. Read from
-// dir/model.ckpt when that holds this run; else trained there first (about 20 s on 2 cores), under
+// A kept run: the model, in eval mode, and the losses poet::train returned for it.
+struct Run {
+    poet::PoetModel model;
+    Losses losses;
+};
+
+// The run of `cfg` kept in `dir`, and pg::set_num_threads(2) as in training. Read from dir/model.ckpt
+// and dir/losses.txt when they hold this run; else trained there first (about 20 s on 2 cores), under
 // the folder's lock. The training is noted on stderr, so that stdout is the same on the first run and
 // the next, in the learner's language (the model named `what`, `what_zh` in Chinese): a Chinese run's
 // output holds no English line.
-inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& dir, const std::string& what,
-                                const std::string& what_zh) {
+inline Run trained(const poet::TrainConfig& cfg, const std::string& dir, const std::string& what,
+                   const std::string& what_zh) {
     if (!pg::grad_enabled())
         throw std::logic_error("small_poet::model() or copy_model() is called under a pg::NoGradGuard, but "
                                "training needs gradients: call it before the guard");
     const std::string path = dir + "/model.ckpt";
     std::filesystem::create_directories(dir);
     FolderLock lock(dir);
-    if (!holds_run(path, cfg) || !read_losses(dir, cfg.steps)) {
+    std::optional<Losses> kept = holds_run(path, cfg) ? read_losses(dir, cfg.steps) : std::nullopt;
+    if (!kept) {
         const std::string steps = std::to_string(cfg.steps);
         std::cerr << lesson::tr("small_poet: training " + what + " (" + steps + " steps) into " + dir +
                                     " once; later runs read it from there\n",
@@ -164,25 +171,23 @@ inline poet::PoetModel trained(const poet::TrainConfig& cfg, const std::string& 
         if (r.status != poet::TrainStatus::Finished)
             throw std::runtime_error("small_poet: the training run did not finish: " + r.message);
         write_losses(dir, r);
+        kept = Losses{r.losses, r.val_loss};
     }
     pg::set_num_threads(kThreads);
-    return poet::load_model(path);
+    return {poet::load_model(path), *kept};
 }
 
-// The small model of config(), from cache_dir(). Call it outside a pg::NoGradGuard: training needs
-// gradients.
-inline poet::PoetModel model() { return trained(config(), cache_dir(), "lesson 22's model", "第 22 课的模型"); }
+// Lesson 22's run, config(), from cache_dir(): the model and its losses. Call it outside a
+// pg::NoGradGuard: training needs gradients.
+inline Run run() { return trained(config(), cache_dir(), "lesson 22's model", "第 22 课的模型"); }
 
-// model()'s run as poet::train returned it (trained first if it is not there yet).
-inline Losses losses() {
-    model();
-    return *read_losses(cache_dir(), config().steps);
-}
+// run()'s model.
+inline poet::PoetModel model() { return run().model; }
 
 // Lesson 27's copy-token model, copy_config(), from copy_cache_dir() (its own folder and lock): the
 // same data, steps and seed as model(), the records read with the poem's k as COPY.
 inline poet::PoetModel copy_model() {
-    return trained(copy_config(), copy_cache_dir(), "lesson 27's copy-token model", "第 27 课的复制标记模型");
+    return trained(copy_config(), copy_cache_dir(), "lesson 27's copy-token model", "第 27 课的复制标记模型").model;
 }
 
 // The demo's model, POET_SOURCE_DIR/runs/poet/model.ckpt, when ./poet demo has made one (an
