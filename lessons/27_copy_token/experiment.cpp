@@ -57,31 +57,24 @@ double log_sum_exp(const float* z, size_t V) {
     return m + std::log(total);
 }
 
-// The probability the model gives k at each of the 20 slots of each record's poem, given the poem
-// before the slot: p(k), and with the copy token p(k) + p(COPY), the model reading the poem's k as
-// COPY. One forward and the library's log_softmax per 64 records: (B,T,V) log-probabilities.
-std::vector<std::vector<double>> k_at_slots(poet::PoetModel& m, const std::vector<std::vector<int>>& records) {
-    const size_t V = m.tok.size(), T = poet::kInputLength;
-    std::vector<std::vector<double>> out;
-    for (size_t begin = 0; begin < records.size(); begin += 64) {
-        const size_t B = std::min<size_t>(64, records.size() - begin);
-        std::vector<float> in;
-        for (size_t b = 0; b < B; ++b) {
-            const std::vector<int> read = m.copy_token ? poet::with_copy_token(records[begin + b]) : records[begin + b];
-            in.insert(in.end(), read.begin(), read.begin() + static_cast<long>(T));
-        }
-        pg::Tensor logp = pg::log_softmax(m.gpt->forward(pg::tensor(in, {B, T})), -1);   // (B,T,V)
-        for (size_t b = 0; b < B; ++b) {
-            const int k = records[begin + b][1];
-            std::vector<double> p;
-            for (size_t s = 0; s < q::kChars; ++s) {
-                const float* lp = logp.ptr() + (b * T + q::slot_position(s) + poet::kPromptLength - 1) * V;   // predicts slot s
-                p.push_back(std::exp(m.copy_token ? poet::copy_folded_logit(lp, k) : lp[k]));
-            }
-            out.push_back(p);
-        }
+// The probability the model gives k at each of the 20 slots of one record's poem, given the poem
+// before the slot, from the record's (T,V) log-probabilities: p(k), and with the copy token
+// p(k) + p(COPY), the model reading the poem's k as COPY.
+std::vector<double> k_at_slots(const float* logp, size_t V, int k, bool copy_token) {
+    std::vector<double> p;
+    for (size_t s = 0; s < q::kChars; ++s) {
+        const float* lp = logp + (q::slot_position(s) + poet::kPromptLength - 1) * V;   // predicts slot s
+        p.push_back(std::exp(copy_token ? poet::copy_folded_logit(lp, k) : lp[k]));
     }
-    return out;
+    return p;
+}
+
+// k_at_slots of one record, read by model m: one forward and the library's log_softmax.
+std::vector<double> record_k_at_slots(poet::PoetModel& m, const std::vector<int>& record) {
+    const std::vector<int> read = m.copy_token ? poet::with_copy_token(record) : record;
+    const std::vector<float> in(read.begin(), read.begin() + static_cast<long>(poet::kInputLength));
+    pg::Tensor logp = pg::log_softmax(m.gpt->forward(pg::tensor(in, {1, poet::kInputLength})), -1);   // (1,T,V)
+    return k_at_slots(logp.ptr(), m.tok.size(), record[1], m.copy_token);
 }
 
 // The two models' probability of k at the 20 slots, paired bars under the poem's characters, the
@@ -323,12 +316,11 @@ static void run() {
             }
             for (size_t b = 0; b < end - begin; ++b) {   // k at each slot, given the poem before it
                 const int k = static_cast<int>(x[b * poet::kInputLength + 1]);
+                const std::vector<double> p = k_at_slots(logp.ptr() + b * poet::kInputLength * V, V, k, m.copy_token);
                 bool seen = false;
                 for (size_t slot = 0; slot < q::kChars; ++slot) {
-                    const float* lp = logp.ptr() + (b * poet::kInputLength + q::slot_position(slot) + poet::kPromptLength - 1) * V;
-                    const double p = std::exp(m.copy_token ? poet::copy_folded_logit(lp, k) : lp[k]);
-                    if (seen) s.k_after += p, ++s.n_after;
-                    else s.k_before += p, ++s.n_before;
+                    if (seen) s.k_after += p[slot], ++s.n_after;
+                    else s.k_before += p[slot], ++s.n_before;
                     seen = seen || val[begin + b][q::slot_position(slot)] == k;
                 }
             }
@@ -429,7 +421,7 @@ static void run() {
 
     lesson::section(tr("step 6: the probability of 山 at each slot of 登鹳雀楼 (copy_slots.svg)",
                        "第 6 步：《登鹳雀楼》每个位置上“山”的概率（copy_slots.svg）"));
-    const std::vector<double> plain_slots = k_at_slots(plain, {record})[0], copy_slots = k_at_slots(copy, {record})[0];
+    const std::vector<double> plain_slots = record_k_at_slots(plain, record), copy_slots = record_k_at_slots(copy, record);
     for (int which = 0; which < 2; ++which) {
         const std::vector<double>& p = which ? copy_slots : plain_slots;
         for (size_t line = 0; line < q::kLines; ++line) {
