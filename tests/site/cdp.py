@@ -1,6 +1,7 @@
 """cdp.py: a small driver for headless Chromium over the DevTools protocol (--remote-debugging-pipe), with
-Python's standard library only: open a tab, go to a URL, evaluate JavaScript, type text and press keys
-as a keyboard does, click where an element is, take a screenshot. Used by site_check.py.
+Python's standard library only: open a tab, go to a URL, evaluate JavaScript, send commands (input
+events among them) one at a time or in a batch, click where an element is, take a screenshot. Used by
+site_check.py.
 Left out: everything else the protocol offers; one browser, tabs driven one command at a time (or a batch
 of input events sent at once, send_all).
 """
@@ -154,25 +155,6 @@ class Tab:
         if "exceptionDetails" in r:
             raise Error(f"{expression[:80]}: {r['exceptionDetails'].get('exception', {}).get('description')}")
         return r["result"].get("value")
-
-    def wait_for(self, expression, timeout=10, every=0.02):
-        """Evaluates expression until it is truthy; returns its value (None after timeout)."""
-        end = time.time() + timeout
-        while True:
-            v = self.eval(expression)
-            if v or time.time() >= end:
-                return v
-            time.sleep(every)
-
-    def type(self, text):
-        """Text as a keyboard enters it: one character at a time (Chinese as an input method commits it)."""
-        for ch in text:
-            self.send("Input.insertText", {"text": ch})
-
-    def key(self, key, code=None, vk=0, modifiers=0):
-        for t in ("rawKeyDown", "keyUp"):
-            self.send("Input.dispatchKeyEvent", {"type": t, "key": key, "code": code or key,
-                                                 "windowsVirtualKeyCode": vk, "modifiers": modifiers})
 
     def click(self, selector):
         """A mouse click in the middle of the first element matching selector (scrolled into view)."""
