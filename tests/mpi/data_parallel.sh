@@ -28,6 +28,19 @@ ranks() {  # ranks N NAME [ARGS...]: poet train on N ranks into runs/NAME
 
 losses() { cut -d, -f3 "$root/runs/$1/metrics.csv" | tail -n +2; }
 
+# wait_rows NAME N: until runs/NAME/metrics.csv has N lines (the header and N - 1 steps; 30 s at most)
+wait_rows() {
+    local rows
+    for _ in $(seq 600); do
+        rows="$( (wc -l <"$root/runs/$1/metrics.csv") 2>/dev/null || echo 0)"
+        [ "$rows" -ge "$2" ] && return
+        sleep 0.05
+    done
+}
+
+# a_rank NAME: the process id of one poet rank of the run into runs/NAME (empty if none runs)
+a_rank() { pgrep -f -- "--out $1" | while read -r p; do [ "$(cat /proc/$p/comm)" = poet ] && echo "$p"; done | tail -1; }
+
 # agree A B TOL: every row of the two loss columns within TOL
 agree() {
     paste -d' ' <(losses "$1") <(losses "$2") | awk -v tol="$3" -v a="$1" -v b="$2" '
@@ -51,12 +64,8 @@ grep -q "does not split evenly over 3 ranks" <<<"$out" || { printf '%s\n' "$out"
 # and 2 ranks resume it to the uninterrupted 2-rank run's losses
 (ranks 2 "$tag-killed" "${tiny[@]}" >"$root/runs/$tag-killed.log") &
 mpirun_job=$!
-for _ in $(seq 600); do
-    rows="$( (wc -l <"$root/runs/$tag-killed/metrics.csv") 2>/dev/null || echo 0)"
-    [ "$rows" -ge 28 ] && break
-    sleep 0.05
-done
-victim="$(pgrep -f -- "--out $tag-killed" | while read -r p; do [ "$(cat /proc/$p/comm)" = poet ] && echo "$p"; done | tail -1)"
+wait_rows "$tag-killed" 28
+victim="$(a_rank "$tag-killed")"
 [ -n "$victim" ] && kill -9 "$victim"
 wait "$mpirun_job"
 code=$?
@@ -76,12 +85,8 @@ fi
 # a rank that hangs (stopped by SIGSTOP): the others end the run within --step-timeout
 (ranks 2 "$tag-hung" "${tiny[@]}" --steps 400 --step-timeout 2 >"$root/runs/$tag-hung.log") &
 mpirun_job=$!
-for _ in $(seq 600); do   # until the run is stepping
-    rows="$( (wc -l <"$root/runs/$tag-hung/metrics.csv") 2>/dev/null || echo 0)"
-    [ "$rows" -ge 3 ] && break
-    sleep 0.05
-done
-victim="$(pgrep -f -- "--out $tag-hung" | while read -r p; do [ "$(cat /proc/$p/comm)" = poet ] && echo "$p"; done | tail -1)"
+wait_rows "$tag-hung" 3   # the run is stepping
+victim="$(a_rank "$tag-hung")"
 [ -n "$victim" ] && kill -STOP "$victim"
 start=$SECONDS
 wait "$mpirun_job"
