@@ -269,7 +269,10 @@ cmd_test() {
     [ "$SYSTEM" = debian ] && [ "$(uname -m)" = x86_64 ] || debian_x86=""
     if [ -n "$debian_x86" ]; then
         stage "older x86-64 CPUs (qemu: Haswell, Nehalem)" older_cpus
-        local deps="${POETGRAD_DEPS:-$ROOT/../shared/deps}"
+        local deps="${POETGRAD_DEPS:-$ROOT/../shared/deps}" origin
+        # a clone made elsewhere (a fresh one in a temporary folder) finds them beside the checkout it came from
+        origin="$(git -C "$ROOT" remote get-url origin 2>/dev/null)"
+        [ -z "${POETGRAD_DEPS:-}" ] && [ ! -d "$deps" ] && [ -d "$origin/../shared/deps" ] && deps="$(cd "$origin/../shared/deps" && pwd)"
         if [ -f "$deps/xtensor-0.27.1.tar.gz" ]; then
             stage "upstream deps: xtensor 0.27, xsimd 14, Catch2 3 into a prefix" upstream_deps "$deps"
             stage "upstream deps: build (clang 19, libc++)" upstream_build
